@@ -1,0 +1,16 @@
+// Command lastmile is Caddy with lastmile's modules compiled in: Caddy's
+// own command line (run, validate, adapt, reload...) plus `lastmile demo`.
+package main
+
+import (
+	caddycmd "github.com/caddyserver/caddy/v2/cmd"
+
+	// Caddy's standard modules and lastmile's.
+	_ "github.com/caddyserver/caddy/v2/modules/standard"
+	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
+	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
+)
+
+func main() {
+	caddycmd.Main()
+}

@@ -1,0 +1,90 @@
+package quicedge
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+)
+
+func init() {
+	caddy.RegisterModule(AltSvc{})
+}
+
+// AltSvc advertises HTTP/3 with an Alt-Svc header on responses sent over
+// TCP, naming the UDP port that the quic app serves for the port the
+// request came in on. HTTP/3 responses never carry it: the client is
+// already there. It also counts TCP requests by protocol.
+type AltSvc struct {
+	// MaxAge is how long clients may remember the advertisement (ma).
+	// Default 24h: long enough to start most visits on HTTP/3, short
+	// enough that clients stop trying soon after UDP is turned off.
+	MaxAge caddy.Duration `json:"max_age,omitempty"`
+
+	maSuffix string
+}
+
+// CaddyModule returns the Caddy module information.
+func (AltSvc) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.alt_svc",
+		New: func() caddy.Module { return new(AltSvc) },
+	}
+}
+
+// Provision sets the default max age.
+func (h *AltSvc) Provision(ctx caddy.Context) error {
+	if h.MaxAge == 0 {
+		h.MaxAge = caddy.Duration(24 * time.Hour)
+	}
+	h.maSuffix = `"; ma=` + strconv.FormatInt(int64(time.Duration(h.MaxAge)/time.Second), 10)
+	return registerMetrics(ctx.GetMetricsRegistry())
+}
+
+// Validate rejects a negative max age.
+func (h *AltSvc) Validate() error {
+	if h.MaxAge < 0 {
+		return errors.New("alt_svc: max_age must not be negative")
+	}
+	return nil
+}
+
+func (h *AltSvc) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	switch r.ProtoMajor {
+	case 3:
+		return next.ServeHTTP(w, r)
+	case 2:
+		CountRequest("h2")
+	default:
+		CountRequest("h1")
+	}
+	if r.TLS != nil {
+		if port := localPort(r); port != "" && AltSvcPort(port) {
+			w.Header()["Alt-Svc"] = append(w.Header()["Alt-Svc"], `h3=":`+port+h.maSuffix)
+		}
+	}
+	return next.ServeHTTP(w, r)
+}
+
+func localPort(r *http.Request) string {
+	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return ""
+	}
+	_, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return ""
+	}
+	return port
+}
+
+// Interface guards
+var (
+	_ caddy.Provisioner           = (*AltSvc)(nil)
+	_ caddy.Validator             = (*AltSvc)(nil)
+	_ caddyhttp.MiddlewareHandler = (*AltSvc)(nil)
+)

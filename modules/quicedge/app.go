@@ -1,0 +1,275 @@
+// Package quicedge is the Caddy app that serves HTTP/3 and WebTransport on
+// the UDP port of every HTTPS listener of Caddy's http servers.
+//
+// Stock Caddy owns its QUIC listener with a fixed quic.Config (no datagrams,
+// no partial-delivery resets) and an unexported http3.Server whose accept
+// loop cannot hand WebTransport streams to a session, so lastmile runs the
+// UDP side itself: one pooled socket and quic.Transport per address, an
+// http3.Server whose handler is the named Caddy server, and a
+// webtransport.Server for the streams of its sessions. The Caddy servers
+// themselves run "protocols h1 h2".
+package quicedge
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/quic-go/quic-go"
+	"go.uber.org/zap"
+)
+
+func init() {
+	caddy.RegisterModule(App{})
+}
+
+// App serves HTTP/3 and WebTransport for Caddy's HTTPS servers.
+//
+// Each default below is set in Provision with its reason.
+type App struct {
+	// Servers names the http app servers to serve over QUIC. Default: every
+	// server that has TLS connection policies (the HTTPS ones).
+	Servers []string `json:"servers,omitempty"`
+
+	// IdleTimeout is how long a connection may stay silent (no packet at
+	// all) before it is considered dead. Default 30s.
+	IdleTimeout caddy.Duration `json:"idle_timeout,omitempty"`
+
+	// KeepAlivePeriod is how often an otherwise quiet connection sends a
+	// PING so NAT mappings stay open. Default 10s. Set to -1 to disable.
+	KeepAlivePeriod caddy.Duration `json:"keep_alive,omitempty"`
+
+	// ConnIdleTimeout closes a connection that has no request and no
+	// WebTransport session open for this long. Default 2m.
+	ConnIdleTimeout caddy.Duration `json:"conn_idle_timeout,omitempty"`
+
+	// MaxIncomingStreams is the number of concurrent bidirectional streams
+	// (requests) a client may open. Default 100.
+	MaxIncomingStreams int64 `json:"max_incoming_streams,omitempty"`
+
+	// InitialPacketSize is the size of the first packets, before path MTU
+	// discovery raises it. Default 1280.
+	InitialPacketSize uint16 `json:"initial_packet_size,omitempty"`
+
+	// DisablePathMTUDiscovery keeps packets at InitialPacketSize.
+	DisablePathMTUDiscovery bool `json:"disable_path_mtu_discovery,omitempty"`
+
+	// Datagrams enables QUIC DATAGRAM frames. Default true; WebTransport
+	// needs them, so turning them off turns WebTransport off.
+	Datagrams *bool `json:"datagrams,omitempty"`
+
+	// ZeroRTT lets resuming clients send requests in their first flight.
+	// Default true: unsafe methods in early data get 425 (see
+	// AllowEarlyData), so only replay-safe requests run before the
+	// handshake is confirmed.
+	ZeroRTT *bool `json:"zero_rtt,omitempty"`
+
+	// AllowEarlyData lists requests that may run in 0-RTT even though their
+	// method is not safe (RFC 8470 section 3): routes whose handlers are
+	// replay-safe, such as idempotent POST APIs.
+	AllowEarlyData caddyhttp.RawMatcherSets `json:"allow_early_data,omitempty" caddy:"namespace=http.matchers"`
+
+	// GracePeriod is how long a stopping server waits for in-flight
+	// requests before it closes its connections. Default 10s.
+	GracePeriod caddy.Duration `json:"grace_period,omitempty"`
+
+	allowEarly caddyhttp.MatcherSets
+	bindings   []*binding
+	logger     *zap.Logger
+	ctx        caddy.Context
+}
+
+// CaddyModule returns the Caddy module information.
+func (App) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "quic",
+		New: func() caddy.Module { return new(App) },
+	}
+}
+
+// Provision sets defaults, finds the servers to serve and prepares one
+// binding per UDP address.
+func (a *App) Provision(ctx caddy.Context) error {
+	a.ctx = ctx
+	a.logger = ctx.Logger()
+	if a.IdleTimeout == 0 {
+		// quic-go's default; long enough for a radio to wake up, short
+		// enough that a vanished client's state is freed soon.
+		a.IdleTimeout = caddy.Duration(30 * time.Second)
+	}
+	if a.KeepAlivePeriod == 0 {
+		// Mobile carriers' NATs drop idle UDP mappings after 15-30 s; a PING
+		// every 10 s keeps the path (and connection migration) alive for
+		// the cost of one small packet.
+		a.KeepAlivePeriod = caddy.Duration(10 * time.Second)
+	}
+	if a.ConnIdleTimeout == 0 {
+		// Keep-alives keep a connection alive forever; this bounds how long
+		// an unused one holds server state, while outliving the gap
+		// between page views.
+		a.ConnIdleTimeout = caddy.Duration(2 * time.Minute)
+	}
+	if a.MaxIncomingStreams == 0 {
+		// Browsers rarely run more than 100 requests at once on one
+		// connection; the bound caps per-connection memory.
+		a.MaxIncomingStreams = 100
+	}
+	if a.InitialPacketSize == 0 {
+		// The IPv6 minimum MTU: passes tunnels and VPNs of the last mile;
+		// path MTU discovery raises it where the path allows.
+		a.InitialPacketSize = 1280
+	}
+	if a.GracePeriod == 0 {
+		a.GracePeriod = caddy.Duration(10 * time.Second)
+	}
+	if a.AllowEarlyData != nil {
+		mods, err := ctx.LoadModule(a, "AllowEarlyData")
+		if err != nil {
+			return fmt.Errorf("loading allow_early_data matchers: %w", err)
+		}
+		if err := a.allowEarly.FromInterface(mods); err != nil {
+			return err
+		}
+	}
+	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return err
+	}
+
+	httpAppIface, err := ctx.App("http")
+	if err != nil {
+		return fmt.Errorf("getting http app: %w", err)
+	}
+	httpApp := httpAppIface.(*caddyhttp.App)
+	return a.bind(httpApp)
+}
+
+// bind prepares one binding per UDP address of each served server.
+func (a *App) bind(httpApp *caddyhttp.App) error {
+	httpPort := httpApp.HTTPPort
+	if httpPort == 0 {
+		httpPort = caddyhttp.DefaultHTTPPort
+	}
+	for _, name := range a.Servers {
+		if _, ok := httpApp.Servers[name]; !ok {
+			return fmt.Errorf("server %q is not in the http app", name)
+		}
+	}
+	names := make([]string, 0, len(httpApp.Servers))
+	for name := range httpApp.Servers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		srv := httpApp.Servers[name]
+		if len(a.Servers) > 0 && !slices.Contains(a.Servers, name) {
+			continue
+		}
+		if len(a.Servers) == 0 && len(srv.TLSConnPolicies) == 0 {
+			continue
+		}
+		if len(srv.TLSConnPolicies) == 0 {
+			return fmt.Errorf("server %q has no TLS: HTTP/3 needs it", name)
+		}
+		if len(srv.Protocols) == 0 || slices.Contains(srv.Protocols, "h3") {
+			return fmt.Errorf("server %q also enables h3 in Caddy itself, which would bind the same UDP port: "+
+				"the quic app serves HTTP/3 for it, so set `protocols h1 h2` in its server options", name)
+		}
+		for _, lnAddr := range srv.Listen {
+			na, err := caddy.ParseNetworkAddress(lnAddr)
+			if err != nil {
+				return fmt.Errorf("server %q: parsing listen address %q: %w", name, lnAddr, err)
+			}
+			if na.Network != "tcp" && na.Network != "tcp4" && na.Network != "tcp6" {
+				continue
+			}
+			for offset := range na.PortRangeSize() {
+				port := na.StartPort + offset
+				if int(port) == httpPort {
+					continue
+				}
+				network := "udp" + na.Network[len("tcp"):]
+				addr := network + "/" + na.JoinHostPort(offset)
+				a.bindings = append(a.bindings, newBinding(a, name, srv, network, na.JoinHostPort(offset), strconv.Itoa(int(port))))
+				a.logger.Debug("serving HTTP/3", zap.String("server", name), zap.String("address", addr))
+			}
+		}
+	}
+	if len(a.bindings) == 0 {
+		a.logger.Warn("no HTTPS server to serve over QUIC")
+	}
+	return nil
+}
+
+func (a *App) quicConfig() *quic.Config {
+	keepAlive := time.Duration(a.KeepAlivePeriod)
+	if keepAlive < 0 {
+		keepAlive = 0
+	}
+	return &quic.Config{
+		MaxIdleTimeout:          time.Duration(a.IdleTimeout),
+		KeepAlivePeriod:         keepAlive,
+		MaxIncomingStreams:      a.MaxIncomingStreams,
+		MaxIncomingUniStreams:   a.MaxIncomingStreams,
+		InitialPacketSize:       a.InitialPacketSize,
+		DisablePathMTUDiscovery: a.DisablePathMTUDiscovery,
+		Allow0RTT:               a.ZeroRTT == nil || *a.ZeroRTT,
+		EnableDatagrams:         a.datagrams(),
+		// webtransport-go refuses connections without it.
+		EnableStreamResetPartialDelivery: true,
+	}
+}
+
+func (a *App) datagrams() bool { return a.Datagrams == nil || *a.Datagrams }
+
+// Start binds the UDP sockets (or takes over the ones the previous config
+// bound) and makes this config serve every new connection on them.
+func (a *App) Start() error {
+	for i, b := range a.bindings {
+		if err := b.start(); err != nil {
+			for _, started := range a.bindings[:i] {
+				started.stop(0)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// Stop hands the sockets back to the pool. Connections of a config that was
+// replaced by a reload keep running and send their new requests to the new
+// config; a socket no config uses any more is closed after GracePeriod.
+func (a *App) Stop() error {
+	var errs []error
+	for _, b := range a.bindings {
+		if err := b.stop(time.Duration(a.GracePeriod)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ErrNoWebTransport is returned by UpgradeWebTransport for requests that did
+// not arrive over this app's HTTP/3.
+var ErrNoWebTransport = errors.New("quicedge: request did not arrive over lastmile's HTTP/3")
+
+// Interface guards
+var (
+	_ caddy.App         = (*App)(nil)
+	_ caddy.Provisioner = (*App)(nil)
+)
+
+// contextKey is the type of this package's request context keys.
+type contextKey struct{ name string }
+
+var h3RequestKey = &contextKey{"h3-request"}
+
+// earlyDataAllowed reports whether r may run in 0-RTT although its method is
+// not safe.
+func (a *App) earlyDataAllowed(r *http.Request) bool {
+	return a.allowEarly.AnyMatch(r)
+}

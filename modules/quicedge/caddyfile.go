@@ -1,0 +1,194 @@
+package quicedge
+
+import (
+	"strconv"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+)
+
+func init() {
+	httpcaddyfile.RegisterGlobalOption("quic", parseGlobalOption)
+	httpcaddyfile.RegisterHandlerDirective("alt_svc", parseAltSvc)
+	// First, so every TCP response carries it, errors included.
+	httpcaddyfile.RegisterDirectiveOrder("alt_svc", httpcaddyfile.Before, "tracing")
+}
+
+// parseGlobalOption sets up the quic app:
+//
+//	quic {
+//		servers <name...>
+//		idle_timeout <duration>
+//		keep_alive <duration|off>
+//		conn_idle_timeout <duration>
+//		max_incoming_streams <n>
+//		initial_packet_size <bytes>
+//		disable_path_mtu_discovery
+//		datagrams on|off
+//		zero_rtt on|off
+//		allow_early_data { <matchers> }
+//		grace_period <duration>
+//	}
+func parseGlobalOption(d *caddyfile.Dispenser, _ any) (any, error) {
+	app := new(App)
+	if err := app.UnmarshalCaddyfile(d); err != nil {
+		return nil, err
+	}
+	return httpcaddyfile.App{Name: "quic", Value: caddyconfig.JSON(app, nil)}, nil
+}
+
+// UnmarshalCaddyfile sets up the app from Caddyfile tokens.
+func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // option name
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		opt := d.Val()
+		switch opt {
+		case "servers":
+			a.Servers = append(a.Servers, d.RemainingArgs()...)
+			if len(a.Servers) == 0 {
+				return d.ArgErr()
+			}
+		case "idle_timeout", "conn_idle_timeout", "grace_period":
+			dur, err := durationArg(d)
+			if err != nil {
+				return err
+			}
+			switch opt {
+			case "idle_timeout":
+				a.IdleTimeout = dur
+			case "conn_idle_timeout":
+				a.ConnIdleTimeout = dur
+			default:
+				a.GracePeriod = dur
+			}
+		case "keep_alive":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			if d.Val() == "off" {
+				a.KeepAlivePeriod = -1
+				break
+			}
+			d.Prev()
+			dur, err := durationArg(d)
+			if err != nil {
+				return err
+			}
+			a.KeepAlivePeriod = dur
+		case "max_incoming_streams":
+			n, err := intArg(d, 1, 1<<20)
+			if err != nil {
+				return err
+			}
+			a.MaxIncomingStreams = int64(n)
+		case "initial_packet_size":
+			n, err := intArg(d, 1200, 65535)
+			if err != nil {
+				return err
+			}
+			a.InitialPacketSize = uint16(n)
+		case "disable_path_mtu_discovery":
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			a.DisablePathMTUDiscovery = true
+		case "datagrams", "zero_rtt":
+			on, err := onOffArg(d)
+			if err != nil {
+				return err
+			}
+			if opt == "datagrams" {
+				a.Datagrams = &on
+			} else {
+				a.ZeroRTT = &on
+			}
+		case "allow_early_data":
+			set, err := caddyhttp.ParseCaddyfileNestedMatcherSet(d)
+			if err != nil {
+				return err
+			}
+			a.AllowEarlyData = append(a.AllowEarlyData, set)
+		default:
+			return d.Errf("unrecognized quic option %q", opt)
+		}
+	}
+	return nil
+}
+
+// parseAltSvc sets up the alt_svc handler:
+//
+//	alt_svc [<max_age>]
+func parseAltSvc(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	h.Next() // directive name
+	handler := new(AltSvc)
+	if h.NextArg() {
+		dur, err := caddy.ParseDuration(h.Val())
+		if err != nil {
+			return nil, h.Errf("alt_svc max age: %v", err)
+		}
+		handler.MaxAge = caddy.Duration(dur)
+	}
+	if h.NextArg() || h.NextBlock(0) {
+		return nil, h.ArgErr()
+	}
+	return handler, nil
+}
+
+func durationArg(d *caddyfile.Dispenser) (caddy.Duration, error) {
+	if !d.NextArg() {
+		return 0, d.ArgErr()
+	}
+	dur, err := caddy.ParseDuration(d.Val())
+	if err != nil {
+		return 0, d.Errf("%s: %v", d.Val(), err)
+	}
+	if dur <= 0 {
+		return 0, d.Errf("%s must be positive", d.Val())
+	}
+	if d.NextArg() {
+		return 0, d.ArgErr()
+	}
+	return caddy.Duration(dur), nil
+}
+
+func intArg(d *caddyfile.Dispenser, lo, hi int) (int, error) {
+	if !d.NextArg() {
+		return 0, d.ArgErr()
+	}
+	n, err := strconv.Atoi(d.Val())
+	if err != nil || n < lo || n > hi {
+		return 0, d.Errf("%s: want a whole number from %d to %d", d.Val(), lo, hi)
+	}
+	if d.NextArg() {
+		return 0, d.ArgErr()
+	}
+	return n, nil
+}
+
+func onOffArg(d *caddyfile.Dispenser) (bool, error) {
+	if !d.NextArg() {
+		return false, d.ArgErr()
+	}
+	v := d.Val()
+	if d.NextArg() {
+		return false, d.ArgErr()
+	}
+	switch v {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, d.Errf("%s: want on or off", v)
+}
+
+// Interface guards
+var (
+	_ caddyfile.Unmarshaler = (*App)(nil)
+)

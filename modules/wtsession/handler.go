@@ -1,0 +1,259 @@
+// Package wtsession is the route handler that accepts WebTransport sessions
+// over lastmile's HTTP/3 and hands each to a session module (echo, and
+// later the RUM collector), with origin checks, a per-client session limit
+// and an idle timeout.
+package wtsession
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/quic-go/webtransport-go"
+	"go.uber.org/zap"
+
+	"github.com/lastmile-edge/lastmile/modules/quicedge"
+)
+
+func init() {
+	caddy.RegisterModule(Handler{})
+}
+
+// SessionHandler serves one accepted WebTransport session until it ends.
+// Modules in the webtransport.sessions namespace implement it.
+type SessionHandler interface {
+	ServeSession(s *Session)
+}
+
+// Handler upgrades WebTransport CONNECT requests; other requests pass to
+// the next handler. Refusals are answered with a status, never a hang.
+type Handler struct {
+	// Origins are the page origins allowed to open sessions
+	// (scheme://host[:port]). Default: only the site's own origin, so no
+	// other site's page can open a session in its visitors' browsers.
+	Origins []string `json:"origins,omitempty"`
+
+	// MaxSessionsPerClient bounds the sessions one client IP holds open.
+	// Default 16: a few tabs of one user, while one host cannot exhaust
+	// the server.
+	MaxSessionsPerClient int `json:"max_sessions_per_client,omitempty"`
+
+	// IdleTimeout ends a session with no incoming stream or datagram for
+	// this long. Default 60s.
+	IdleTimeout caddy.Duration `json:"idle_timeout,omitempty"`
+
+	// SessionRaw is the session module, for example {"handler": "echo"}.
+	SessionRaw json.RawMessage `json:"session,omitempty" caddy:"namespace=webtransport.sessions inline_key=handler"`
+
+	session SessionHandler
+	logger  *zap.Logger
+}
+
+// CaddyModule returns the Caddy module information.
+func (Handler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.webtransport",
+		New: func() caddy.Module { return new(Handler) },
+	}
+}
+
+// Provision loads the session module and sets defaults.
+func (h *Handler) Provision(ctx caddy.Context) error {
+	h.logger = ctx.Logger()
+	if h.MaxSessionsPerClient == 0 {
+		h.MaxSessionsPerClient = 16
+	}
+	if h.IdleTimeout == 0 {
+		// Longer than the quic app's 10 s keep-alive and a typical
+		// heartbeat, short enough to free abandoned sessions.
+		h.IdleTimeout = caddy.Duration(60 * time.Second)
+	}
+	if h.SessionRaw == nil {
+		return errors.New("webtransport: a session module is required")
+	}
+	mod, err := ctx.LoadModule(h, "SessionRaw")
+	if err != nil {
+		return fmt.Errorf("loading session module: %w", err)
+	}
+	h.session = mod.(SessionHandler)
+	return quicedge.RegisterCollectors(ctx.GetMetricsRegistry(), metrics.open, metrics.opened, metrics.refused)
+}
+
+// Validate checks the origins.
+func (h *Handler) Validate() error {
+	for _, o := range h.Origins {
+		if o == "*" {
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
+			return fmt.Errorf("webtransport: origin %q: want scheme://host[:port] or *", o)
+		}
+	}
+	if h.MaxSessionsPerClient < 0 || h.IdleTimeout < 0 {
+		return errors.New("webtransport: limits must not be negative")
+	}
+	return nil
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	if r.Method != http.MethodConnect || r.Proto != "webtransport" {
+		return next.ServeHTTP(w, r)
+	}
+	if !h.originAllowed(r) {
+		return h.refuse("origin", http.StatusForbidden, "origin not allowed")
+	}
+	client := clientIP(r)
+	if !sessionsPerClient.acquire(client, h.MaxSessionsPerClient) {
+		return h.refuse("limit", http.StatusTooManyRequests, "too many sessions from this client")
+	}
+	sess, err := quicedge.UpgradeWebTransport(r)
+	if err != nil {
+		sessionsPerClient.release(client)
+		h.logger.Debug("webtransport upgrade failed", zap.Error(err))
+		return h.refuse("upgrade", http.StatusBadRequest, "webtransport upgrade failed")
+	}
+	metrics.opened.Inc()
+	metrics.open.Inc()
+	go func() {
+		defer func() {
+			metrics.open.Dec()
+			sessionsPerClient.release(client)
+		}()
+		s := newSession(sess, time.Duration(h.IdleTimeout))
+		defer s.stopIdleTimer()
+		h.session.ServeSession(s)
+		s.CloseWithError(0, "")
+	}()
+	return nil
+}
+
+func (h *Handler) refuse(reason string, status int, msg string) error {
+	metrics.refused.WithLabelValues(reason).Inc()
+	return caddyhttp.Error(status, errors.New("webtransport: "+msg))
+}
+
+// originAllowed applies the origin policy. A request without Origin comes
+// from a non-browser client, which no page can drive, so it is allowed.
+func (h *Handler) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	if len(h.Origins) == 0 {
+		u, err := url.Parse(origin)
+		return err == nil && u.Scheme == "https" && strings.EqualFold(u.Host, r.Host)
+	}
+	for _, o := range h.Origins {
+		if o == "*" || strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	return false
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// clientSessions counts open sessions per client IP across config
+// reloads (sessions outlive the config that accepted them).
+type clientSessions struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+var sessionsPerClient = &clientSessions{n: make(map[string]int)}
+
+func (c *clientSessions) acquire(client string, limit int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[client] >= limit {
+		return false
+	}
+	c.n[client]++
+	return true
+}
+
+func (c *clientSessions) release(client string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[client] <= 1 {
+		delete(c.n, client)
+		return
+	}
+	c.n[client]--
+}
+
+// Session is an accepted WebTransport session whose idle timer is reset by
+// every incoming stream and datagram.
+type Session struct {
+	*webtransport.Session
+	idle  time.Duration
+	timer *time.Timer
+}
+
+func newSession(s *webtransport.Session, idle time.Duration) *Session {
+	sess := &Session{Session: s, idle: idle}
+	sess.timer = time.AfterFunc(idle, func() {
+		s.CloseWithError(sessionIdleCode, "idle timeout")
+	})
+	return sess
+}
+
+// sessionIdleCode is the application error code a session closed for
+// idleness carries.
+const sessionIdleCode webtransport.SessionErrorCode = 0x1d1e
+
+// Touch resets the idle timer; session modules call it on activity the
+// accessors below do not see, such as data on an open stream.
+func (s *Session) Touch() { s.timer.Reset(s.idle) }
+
+func (s *Session) stopIdleTimer() { s.timer.Stop() }
+
+// AcceptStream accepts the client's next bidirectional stream.
+func (s *Session) AcceptStream(ctx context.Context) (*webtransport.Stream, error) {
+	str, err := s.Session.AcceptStream(ctx)
+	if err == nil {
+		s.Touch()
+	}
+	return str, err
+}
+
+// AcceptUniStream accepts the client's next unidirectional stream.
+func (s *Session) AcceptUniStream(ctx context.Context) (*webtransport.ReceiveStream, error) {
+	str, err := s.Session.AcceptUniStream(ctx)
+	if err == nil {
+		s.Touch()
+	}
+	return str, err
+}
+
+// ReceiveDatagram receives the client's next datagram.
+func (s *Session) ReceiveDatagram(ctx context.Context) ([]byte, error) {
+	b, err := s.Session.ReceiveDatagram(ctx)
+	if err == nil {
+		s.Touch()
+	}
+	return b, err
+}
+
+// Interface guards
+var (
+	_ caddy.Provisioner           = (*Handler)(nil)
+	_ caddy.Validator             = (*Handler)(nil)
+	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
+)
