@@ -271,5 +271,6 @@ var h3RequestKey = &contextKey{"h3-request"}
 // earlyDataAllowed reports whether r may run in 0-RTT although its method is
 // not safe.
 func (a *App) earlyDataAllowed(r *http.Request) bool {
-	return a.allowEarly.AnyMatch(r)
+	// Empty matcher sets match everything in Caddy; here they allow nothing.
+	return len(a.allowEarly) > 0 && a.allowEarly.AnyMatch(r)
 }

@@ -98,6 +98,11 @@ func (b *binding) serveConn(conn *quic.Conn) {
 		b.conns.Add(-1)
 		b.ep.forget(b)
 	}()
+	// The early listener hands over connections once it has read the
+	// ClientHello, which decided whether 0-RTT data is accepted.
+	if conn.ConnectionState().Used0RTT {
+		metrics.zeroRTTConns.Inc()
+	}
 	go b.watchHandshake(conn)
 	if err := b.wt.ServeQUICConn(conn); err != nil {
 		b.app.logger.Debug("serving QUIC connection", zap.Error(err))
@@ -109,9 +114,6 @@ func (b *binding) watchHandshake(conn *quic.Conn) {
 	select {
 	case <-conn.HandshakeComplete():
 		metrics.handshakes.WithLabelValues("ok").Inc()
-		if conn.ConnectionState().Used0RTT {
-			metrics.zeroRTTConns.Inc()
-		}
 	case <-conn.Context().Done():
 		metrics.handshakes.WithLabelValues("failed").Inc()
 	}

@@ -106,7 +106,7 @@ func (h *Handler) Validate() error {
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	if r.Method != http.MethodConnect || r.Proto != "webtransport" {
+	if !isWebTransportConnect(r) {
 		return next.ServeHTTP(w, r)
 	}
 	if !h.originAllowed(r) {
@@ -159,6 +159,13 @@ func (h *Handler) originAllowed(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// isWebTransportConnect recognises the extended CONNECT of RFC 9220 with a
+// WebTransport :protocol, current ("webtransport-h3") or legacy draft.
+func isWebTransportConnect(r *http.Request) bool {
+	return r.Method == http.MethodConnect && r.ProtoMajor == 3 &&
+		(r.Proto == "webtransport-h3" || r.Proto == "webtransport")
 }
 
 func clientIP(r *http.Request) string {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/webtransport-go"
+)
+
+func (e *testEdge) wtDial(t *testing.T, ctx context.Context, path string, hdr http.Header) (*http.Response, *webtransport.Session, error) {
+	t.Helper()
+	d := &webtransport.Transport{
+		TLSClientConfig: e.tlsConfig(),
+		QUICConfig:      &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
+		DialAddr: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			return quic.DialAddrEarly(ctx, e.addr(), tlsCfg, cfg)
+		},
+	}
+	t.Cleanup(func() { d.Close() })
+	return d.Dial(ctx, e.URL(path), hdr)
+}
+
+func echoStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
+	str, err := sess.OpenStreamSync(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := str.Write(msg); err != nil {
+		return nil, err
+	}
+	if err := str.Close(); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(str)
+}
+
+func echoUniStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
+	str, err := sess.OpenUniStreamSync(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := str.Write(msg); err != nil {
+		return nil, err
+	}
+	if err := str.Close(); err != nil {
+		return nil, err
+	}
+	rstr, err := sess.AcceptUniStream(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(rstr)
+}
+
+// echoDatagram retries, since datagrams may be lost.
+func echoDatagram(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
+	for {
+		if err := sess.SendDatagram(msg); err != nil {
+			return nil, err
+		}
+		rctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		got, err := sess.ReceiveDatagram(rctx)
+		cancel()
+		if err == nil {
+			return got, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func TestWebTransportEcho(t *testing.T) {
+	e := startEdge(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	hdr := http.Header{"Origin": {"https://localhost:" + e.Port}}
+	resp, sess, err := e.wtDial(t, ctx, "/wt/echo", hdr)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer sess.CloseWithError(0, "")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	checkEcho(t, ctx, sess, "before")
+	if got := e.metric(t, "lastmile_webtransport_sessions_open"); got != 1 {
+		t.Errorf("sessions_open = %v, want 1", got)
+	}
+	if got := e.metric(t, "lastmile_webtransport_sessions_opened_total"); got < 1 {
+		t.Errorf("sessions_opened_total = %v", got)
+	}
+}
+
+func checkEcho(t *testing.T, ctx context.Context, sess *webtransport.Session, tag string) {
+	t.Helper()
+	msg := []byte("bidi " + tag + " " + strings.Repeat("x", 5000))
+	if got, err := echoStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+		t.Fatalf("%s: bidirectional echo: %q, %v", tag, trim(got), err)
+	}
+	msg = []byte("uni " + tag)
+	if got, err := echoUniStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+		t.Fatalf("%s: unidirectional echo: %q, %v", tag, trim(got), err)
+	}
+	msg = []byte("datagram " + tag)
+	if got, err := echoDatagram(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+		t.Fatalf("%s: datagram echo: %q, %v", tag, trim(got), err)
+	}
+}
+
+func trim(b []byte) []byte { return b[:min(len(b), 40)] }
+
+// A page from another site may not open sessions: the refusal is a status,
+// at once, and is counted.
+func TestWebTransportRefusesForeignOrigin(t *testing.T) {
+	e := startEdge(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	resp, _, err := e.wtDial(t, ctx, "/wt/echo", http.Header{"Origin": {"https://evil.example"}})
+	if err == nil {
+		t.Fatal("session from a foreign origin was accepted")
+	}
+	if resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("want 403, got %v (%v)", resp, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("refusal took %v", d)
+	}
+	if got := e.metric(t, `lastmile_webtransport_sessions_refused_total{reason="origin"}`); got < 1 {
+		t.Errorf("refused{origin} = %v", got)
+	}
+}
+
+// One client cannot hold more sessions than the configured limit.
+func TestWebTransportSessionLimitPerClient(t *testing.T) {
+	e := startEdgeWith(t, func(s string) string {
+		return strings.Replace(s, "max_sessions_per_client 16", "max_sessions_per_client 2", 1)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := range 2 {
+		_, sess, err := e.wtDial(t, ctx, "/wt/echo", nil)
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		defer sess.CloseWithError(0, "")
+	}
+	resp, _, err := e.wtDial(t, ctx, "/wt/echo", nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("third session: want 429, got %v, %v", resp, err)
+	}
+	if got := e.metric(t, `lastmile_webtransport_sessions_refused_total{reason="limit"}`); got < 1 {
+		t.Errorf("refused{limit} = %v", got)
+	}
+}

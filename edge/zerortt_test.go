@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+)
+
+// earlyRequest dials through addr a connection that resumes the session
+// cached in tlsConf and sends its first request in 0-RTT, without waiting
+// for the handshake.
+func (e *testEdge) earlyRequest(t *testing.T, addr string, tlsConf *tls.Config, method, path string) (status int, used0RTT bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddrEarly(ctx, addr, tlsConf, &quic.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseWithError(0, "")
+	cc := (&http3.Transport{}).NewClientConn(conn)
+	str, err := cc.OpenRequestStream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// SendRequestHeader takes a body-less request; the body is written
+	// to the stream after it.
+	req, _ := http.NewRequestWithContext(ctx, method, e.URL(path), nil)
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if err := str.SendRequestHeader(req); err != nil {
+		t.Fatal(err)
+	}
+	if method == http.MethodPost {
+		if _, err := str.Write([]byte("order=1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	str.Close()
+	resp, err := str.ReadResponse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, conn.ConnectionState().Used0RTT
+}
+
+// Replay-safe requests run in 0-RTT; a POST in 0-RTT gets 425 (RFC 8470)
+// and succeeds once the handshake is done.
+func TestZeroRTTSafeMethodsOnly(t *testing.T) {
+	e := startEdge(t)
+	tlsConf := e.tlsConfig()
+	tlsConf.NextProtos = []string{http3.NextProtoH3}
+	tlsConf.ClientSessionCache = tls.NewLRUClientSessionCache(8)
+
+	// A first, full handshake yields a session ticket.
+	c := &http.Client{Transport: &http3.Transport{
+		TLSClientConfig: tlsConf,
+		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			return quic.DialAddrEarly(ctx, e.addr(), tlsCfg, cfg)
+		},
+	}}
+	resp, _ := get(t, c, e.URL("/"))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatal(resp.Status)
+	}
+	// The ticket arrives after the handshake; give it a moment.
+	time.Sleep(200 * time.Millisecond)
+	c.Transport.(*http3.Transport).Close()
+
+	// The client's Finished is 300 ms late, so the edge sees the requests
+	// while they are still early data.
+	proxy := startSlowHandshakeProxy(t, e.addr(), 300*time.Millisecond)
+	status, used := e.earlyRequest(t, proxy, tlsConf, http.MethodGet, "/echo")
+	if !used {
+		t.Fatal("the server did not accept 0-RTT")
+	}
+	if status != http.StatusOK {
+		t.Fatalf("GET in 0-RTT: %d, want 200", status)
+	}
+	status, used = e.earlyRequest(t, proxy, tlsConf, http.MethodPost, "/echo")
+	if !used {
+		t.Fatal("the server did not accept 0-RTT")
+	}
+	if status != http.StatusTooEarly {
+		t.Fatalf("POST in 0-RTT: %d, want 425", status)
+	}
+	// After the handshake the same POST goes through.
+	hc, _ := e.h3Client(t)
+	post, err := hc.Post(e.URL("/echo"), "text/plain", strings.NewReader("order=1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Body.Close()
+	if post.StatusCode != http.StatusOK {
+		t.Fatalf("POST after handshake: %d", post.StatusCode)
+	}
+	if got := e.metric(t, `lastmile_quic_early_data_requests_total{result="refused"}`); got < 1 {
+		t.Errorf("early_data_requests{refused} = %v", got)
+	}
+	if got := e.metric(t, `lastmile_quic_early_data_requests_total{result="accepted"}`); got < 1 {
+		t.Errorf("early_data_requests{accepted} = %v", got)
+	}
+	if got := e.metric(t, `lastmile_quic_zero_rtt_connections_total`); got < 2 {
+		t.Errorf("zero_rtt_connections_total = %v, want >= 2", got)
+	}
+}
