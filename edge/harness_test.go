@@ -47,8 +47,9 @@ func startEdge(t *testing.T) *testEdge {
 	return startEdgeWith(t, func(s string) string { return s })
 }
 
-// startEdgeWith runs the root Caddyfile after edit.
-func startEdgeWith(t *testing.T, edit func(string) string) *testEdge {
+// startEdgeWith runs the root Caddyfile after edit; each hook runs with the
+// demo origin's address before the config is loaded.
+func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originAddr string)) *testEdge {
 	t.Helper()
 	e := &testEdge{}
 	dir := t.TempDir()
@@ -71,6 +72,9 @@ func startEdgeWith(t *testing.T, edit func(string) string) *testEdge {
 	t.Setenv("LASTMILE_TLS_KEY", keyFile)
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	for _, hook := range hooks {
+		hook(origin.Addr)
+	}
 	e.Caddyfile = edit(string(lastmile.DefaultCaddyfile))
 	if err := loadCaddyfile([]byte(e.Caddyfile)); err != nil {
 		t.Fatal(err)

@@ -37,9 +37,9 @@ type SessionHandler interface {
 // Handler upgrades WebTransport CONNECT requests; other requests pass to
 // the next handler. Refusals are answered with a status, never a hang.
 type Handler struct {
-	// Origins are the page origins allowed to open sessions
-	// (scheme://host[:port]). Default: only the site's own origin, so no
-	// other site's page can open a session in its visitors' browsers.
+	// Origins are page origins (scheme://host[:port], or * for any) allowed
+	// to open sessions besides the site's own, which always may. By default
+	// no other site's page can open a session in its visitors' browsers.
 	Origins []string `json:"origins,omitempty"`
 
 	// MaxSessionsPerClient bounds the sessions one client IP holds open.
@@ -149,9 +149,8 @@ func (h *Handler) originAllowed(r *http.Request) bool {
 	if origin == "" {
 		return true
 	}
-	if len(h.Origins) == 0 {
-		u, err := url.Parse(origin)
-		return err == nil && u.Scheme == "https" && strings.EqualFold(u.Host, r.Host)
+	if u, err := url.Parse(origin); err == nil && u.Scheme == "https" && strings.EqualFold(u.Host, r.Host) {
+		return true
 	}
 	for _, o := range h.Origins {
 		if o == "*" || strings.EqualFold(o, origin) {
