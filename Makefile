@@ -1,0 +1,27 @@
+# The README's test command is `make test`: it installs what the tests
+# need on a fresh machine (Debian's chromium, the web-client's npm
+# packages, Go modules) and runs every test.
+SHELL := /bin/bash
+GO ?= go
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: test deps go-test build
+
+test: deps go-test
+
+deps: $(CHROMIUM) web-client/node_modules/.package-lock.json
+	$(GO) mod download
+
+$(CHROMIUM):
+	@if [ "$$(id -u)" != 0 ]; then echo "chromium is missing: run 'apt-get install chromium' as root" >&2; exit 1; fi
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+web-client/node_modules/.package-lock.json: web-client/package-lock.json
+	cd web-client && npm ci --no-audit --no-fund
+
+go-test:
+	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m ./...
+
+build:
+	$(GO) build -o bin/lastmile ./edge

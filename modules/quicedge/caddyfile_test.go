@@ -1,0 +1,37 @@
+package quicedge
+
+import (
+	"strings"
+	"testing"
+
+	_ "github.com/caddyserver/caddy/v2/modules/standard"
+
+	"github.com/lastmile-edge/lastmile/internal/adapttest"
+)
+
+func TestCaddyfileAdapt(t *testing.T) {
+	adapttest.Run(t, "testdata")
+}
+
+func TestCaddyfileErrors(t *testing.T) {
+	for _, tc := range []struct{ name, option, want string }{
+		{"unknown option", "quic {\n\tfoo\n}", `unrecognized quic option "foo"`},
+		{"bad duration", "quic {\n\tidle_timeout soon\n}", "soon"},
+		{"negative duration", "quic {\n\tgrace_period -1s\n}", "must be positive"},
+		{"streams out of range", "quic {\n\tmax_incoming_streams 0\n}", "from 1 to"},
+		{"packet too small", "quic {\n\tinitial_packet_size 500\n}", "from 1200 to 65535"},
+		{"not on or off", "quic {\n\tdatagrams maybe\n}", "want on or off"},
+		{"argument on option", "quic now {\n}", "wrong argument count"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := adapttest.Error(t, "{\n"+tc.option+"\n}\nexample.com {\n\trespond hi\n}\n")
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+	err := adapttest.Error(t, "example.com {\n\talt_svc forever\n}\n")
+	if !strings.Contains(err.Error(), "alt_svc max age") {
+		t.Fatalf("alt_svc error: %v", err)
+	}
+}
