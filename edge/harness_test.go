@@ -226,6 +226,24 @@ func (e *testEdge) metric(t *testing.T, series string) float64 {
 	return v
 }
 
+// counter reads how much a process-wide series grew since it was made:
+// earlier tests' edges counted into the same series.
+type counter struct {
+	e      *testEdge
+	series string
+	base   float64
+}
+
+func (e *testEdge) counter(t *testing.T, series string) counter {
+	t.Helper()
+	return counter{e, series, e.metric(t, series)}
+}
+
+func (c counter) delta(t *testing.T) float64 {
+	t.Helper()
+	return c.e.metric(t, c.series) - c.base
+}
+
 // reload posts a Caddyfile to the admin API, as `lastmile reload` does.
 func (e *testEdge) reload(t *testing.T, caddyfile string) {
 	t.Helper()

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"crypto/tls"
 	"io"
 	"net/http"
@@ -79,6 +80,8 @@ func echoDatagram(ctx context.Context, sess *webtransport.Session, msg []byte) (
 
 func TestWebTransportEcho(t *testing.T) {
 	e := startEdge(t)
+	opened := e.counter(t, "lastmile_webtransport_sessions_opened_total")
+	waitMetric(t, e, "lastmile_webtransport_sessions_open", 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	hdr := http.Header{"Origin": {"https://localhost:" + e.Port}}
@@ -91,12 +94,12 @@ func TestWebTransportEcho(t *testing.T) {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
 	checkEcho(t, ctx, sess, "before")
-	if got := e.metric(t, "lastmile_webtransport_sessions_open"); got != 1 {
-		t.Errorf("sessions_open = %v, want 1", got)
+	waitMetric(t, e, "lastmile_webtransport_sessions_open", 1)
+	if got := opened.delta(t); got != 1 {
+		t.Errorf("sessions_opened_total grew by %v, want 1", got)
 	}
-	if got := e.metric(t, "lastmile_webtransport_sessions_opened_total"); got < 1 {
-		t.Errorf("sessions_opened_total = %v", got)
-	}
+	sess.CloseWithError(0, "")
+	waitMetric(t, e, "lastmile_webtransport_sessions_open", 0)
 }
 
 func checkEcho(t *testing.T, ctx context.Context, sess *webtransport.Session, tag string) {
@@ -121,6 +124,7 @@ func trim(b []byte) []byte { return b[:min(len(b), 40)] }
 // at once, and is counted.
 func TestWebTransportRefusesForeignOrigin(t *testing.T) {
 	e := startEdge(t)
+	refused := e.counter(t, `lastmile_webtransport_sessions_refused_total{reason="origin"}`)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -134,8 +138,8 @@ func TestWebTransportRefusesForeignOrigin(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("refusal took %v", d)
 	}
-	if got := e.metric(t, `lastmile_webtransport_sessions_refused_total{reason="origin"}`); got < 1 {
-		t.Errorf("refused{origin} = %v", got)
+	if got := refused.delta(t); got != 1 {
+		t.Errorf("refused{origin} grew by %v, want 1", got)
 	}
 }
 
@@ -144,6 +148,7 @@ func TestWebTransportSessionLimitPerClient(t *testing.T) {
 	e := startEdgeWith(t, func(s string) string {
 		return strings.Replace(s, "max_sessions_per_client 16", "max_sessions_per_client 2", 1)
 	})
+	refused := e.counter(t, `lastmile_webtransport_sessions_refused_total{reason="limit"}`)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for i := range 2 {
@@ -157,7 +162,43 @@ func TestWebTransportSessionLimitPerClient(t *testing.T) {
 	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("third session: want 429, got %v, %v", resp, err)
 	}
-	if got := e.metric(t, `lastmile_webtransport_sessions_refused_total{reason="limit"}`); got < 1 {
-		t.Errorf("refused{limit} = %v", got)
+	if got := refused.delta(t); got != 1 {
+		t.Errorf("refused{limit} grew by %v, want 1", got)
+	}
+}
+
+// A session with no activity for idle_timeout is closed with the idle
+// code; one in use stays open.
+func TestWebTransportIdleTimeout(t *testing.T) {
+	e := startEdgeWith(t, func(s string) string {
+		return strings.Replace(s, "max_sessions_per_client 16", "max_sessions_per_client 16\n\t\tidle_timeout 1s", 1)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, busy, err := e.wtDial(t, ctx, "/wt/echo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.CloseWithError(0, "")
+	_, idle, err := e.wtDial(t, ctx, "/wt/echo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for time.Since(start) < 2500*time.Millisecond {
+		if _, err := echoDatagram(ctx, busy, []byte("ping")); err != nil {
+			t.Fatalf("busy session: %v", err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if idle.Context().Err() == nil {
+		t.Fatal("idle session still open 2.5 s into a 1 s idle timeout")
+	}
+	var sessErr *webtransport.SessionError
+	if _, err := idle.AcceptStream(ctx); !errors.As(err, &sessErr) || sessErr.ErrorCode != 0x1d1e || !sessErr.Remote {
+		t.Fatalf("idle session closed with %v, want the server's session error 0x1d1e", err)
+	}
+	if busy.Context().Err() != nil {
+		t.Fatal("busy session was closed")
 	}
 }
