@@ -6,8 +6,8 @@ import (
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 
-	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 	"github.com/lastmile-edge/lastmile/internal/adapttest"
+	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 )
 
 func TestCaddyfileAdapt(t *testing.T) {
