@@ -1,0 +1,243 @@
+package httpcache
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+)
+
+// fetchWriter receives the origin's response from the next handler. It
+// decides at the header whether the response can be stored or shared,
+// passes it on to the leading client (if any), and buffers the body for
+// waiters and the store.
+type fetchWriter struct {
+	h       *Handler
+	client  http.ResponseWriter // nil for background fetches
+	fl      *flight
+	req     *http.Request
+	cfg     policyConfig
+	status  *cacheStatus
+	header  http.Header
+	stale   *entry // what a revalidation refreshes, if any
+	started time.Time
+
+	wroteHeader bool
+	code        int
+	pol         policy
+	buffering   bool
+	tooLarge    bool
+	notModified bool
+}
+
+func (fw *fetchWriter) Header() http.Header { return fw.header }
+
+func (fw *fetchWriter) WriteHeader(code int) {
+	if fw.wroteHeader {
+		return
+	}
+	if code < 200 {
+		// 1xx (103 Early Hints) go to the client as they are.
+		if fw.client != nil {
+			copyHeader(fw.client.Header(), fw.header)
+			fw.client.WriteHeader(code)
+		}
+		return
+	}
+	fw.wroteHeader = true
+	fw.code = code
+	fw.status.originDur = time.Since(fw.started)
+	metrics.originFetches.WithLabelValues(strconv.Itoa(code/100) + "xx").Inc()
+
+	if code == http.StatusNotModified && fw.stale != nil {
+		// A revalidation succeeded: the stored body stands, with the
+		// new header fields (RFC 9111 section 4.3.4).
+		fw.notModified = true
+		return
+	}
+	fw.pol = computePolicy(code, fw.header, fw.cfg)
+	if fw.pol.storable {
+		if cl := fw.header.Get("Content-Length"); cl != "" {
+			if n, err := strconv.ParseInt(cl, 10, 64); err != nil || n > fw.h.MaxObjectBytes {
+				fw.pol = notStorable("size")
+			} else {
+				fw.fl.body.grow(int(n))
+			}
+		}
+	}
+	credentials := fw.cfg.hasCredentials
+	var outcome flightOutcome
+	switch {
+	case fw.pol.storable:
+		outcome = outcomeShare
+	case code >= 500 && !credentials:
+		// Waiters get the same error instead of piling onto a failing
+		// origin; it is not stored.
+		outcome = outcomeShare
+	default:
+		outcome = outcomeRelease
+	}
+	fw.buffering = outcome == outcomeShare
+	if fw.pol.storable {
+		fw.status.stored = true
+	} else {
+		fw.status.detail = fw.pol.reason
+	}
+	clientHeader := fw.clientHeader()
+	fw.fl.ready(outcome, code, clientHeader, nil)
+	if fw.client != nil {
+		copyHeader(fw.client.Header(), clientHeader)
+		fw.status.write(fw.client.Header())
+		fw.client.WriteHeader(code)
+	}
+}
+
+// clientHeader is the origin's header as browsers get it.
+func (fw *fetchWriter) clientHeader() http.Header {
+	out := fw.header.Clone()
+	for _, f := range edgeFields {
+		delete(out, f)
+	}
+	return out
+}
+
+func (fw *fetchWriter) Write(p []byte) (int, error) {
+	if !fw.wroteHeader {
+		fw.WriteHeader(http.StatusOK)
+	}
+	if fw.notModified {
+		return len(p), nil
+	}
+	if fw.buffering && !fw.tooLarge {
+		if int64(fw.fl.body.len()+len(p)) > fw.h.MaxObjectBytes {
+			fw.tooLarge = true
+			fw.fl.body.finish(errBodyTooLarge)
+		} else {
+			fw.fl.body.write(p)
+		}
+	}
+	if fw.client == nil {
+		return len(p), nil
+	}
+	return fw.client.Write(p)
+}
+
+func (fw *fetchWriter) Flush() {
+	if fw.client != nil {
+		_ = http.NewResponseController(fw.client).Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the client's writer.
+func (fw *fetchWriter) Unwrap() http.ResponseWriter { return fw.client }
+
+// run performs the fetch through next and ends the flight: waiters are
+// released or failed, the response stored if it may be.
+func (fw *fetchWriter) run(next caddyhttp.Handler) error {
+	fl := fw.fl
+	defer fw.h.flights.remove(fl)
+	defer close(fl.done)
+	err := next.ServeHTTP(fw, fw.req)
+	if !fw.wroteHeader {
+		if err == nil {
+			fw.WriteHeader(http.StatusOK)
+		} else {
+			metrics.originFetches.WithLabelValues("error").Inc()
+			fl.ready(outcomeFail, 0, nil, err)
+			fl.body.finish(err)
+			return err
+		}
+	}
+	if err != nil {
+		// The body broke off: nothing is stored, waiters abort.
+		fl.body.finish(err)
+		return err
+	}
+	if fw.notModified {
+		e := fw.h.refreshed(fw.stale, fw.header, fw.req, fw.started)
+		fl.entry = e
+		fw.status.stored, fw.status.fwdStatus = true, http.StatusNotModified
+		fl.ready(outcomeShare, e.status, e.header, nil)
+		fl.body.write(e.body)
+		fl.body.finish(nil)
+		fw.h.storeEntry(e, fw.req, next)
+		return nil
+	}
+	if fw.tooLarge {
+		return nil
+	}
+	fl.body.finish(nil)
+	if fw.pol.storable && fw.req.Method == http.MethodGet {
+		e := fw.h.newEntry(fw.code, fw.header, fl.body.bytes(), fw.pol, fw.req, fw.started)
+		fl.entry = e
+		fw.h.storeEntry(e, fw.req, next)
+	}
+	return nil
+}
+
+// originRequest is the request the cache sends on a client's behalf: its
+// own conditionals replace the client's (the cache wants a whole response
+// to store), and unkeyed headers that could change the response are gone.
+func (h *Handler) originRequest(r *http.Request, stale *entry) *http.Request {
+	out := r.Clone(r.Context())
+	for _, f := range []string{"If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"} {
+		out.Header.Del(f)
+	}
+	h.stripUnkeyed(out.Header)
+	if stale != nil {
+		if etag := stale.header.Get("ETag"); etag != "" {
+			out.Header.Set("If-None-Match", etag)
+		}
+		if lm := stale.header.Get("Last-Modified"); lm != "" {
+			out.Header.Set("If-Modified-Since", lm)
+		}
+	}
+	return out
+}
+
+// backgroundRequest is a copy of r for a fetch no client waits for: no
+// credentials, its own deadline.
+func (h *Handler) backgroundRequest(r *http.Request) (*http.Request, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Duration(h.OriginTimeout))
+	out := r.Clone(ctx)
+	out.Method = http.MethodGet
+	out.Header.Del("Authorization")
+	out.Header.Del("Cookie")
+	out.Header.Del("Range")
+	return out, cancel
+}
+
+// unkeyedOverrides are request headers some frameworks let override the
+// URL, host or method. Sent to the origin unkeyed, they let one client
+// poison a stored response for all (web cache poisoning).
+var unkeyedOverrides = []string{
+	"X-Original-Url", "X-Rewrite-Url", "X-Forwarded-Host", "X-Forwarded-Server", "X-Host",
+	"X-Forwarded-Scheme", "X-Forwarded-Prefix", "X-Http-Method-Override", "X-Http-Method", "X-Method-Override",
+}
+
+func (h *Handler) stripUnkeyed(hdr http.Header) {
+	for _, f := range unkeyedOverrides {
+		if !h.keyedHeader(f) {
+			hdr.Del(f)
+		}
+	}
+}
+
+func (h *Handler) keyedHeader(name string) bool {
+	for _, k := range h.Key.Headers {
+		if http.CanonicalHeaderKey(k) == name {
+			return true
+		}
+	}
+	return false
+}
+
+func copyHeader(dst, src http.Header) {
+	for k, v := range src {
+		// Clipped, so an append by a later handler never writes into the
+		// stored slice's spare capacity.
+		dst[k] = v[:len(v):len(v)]
+	}
+}

@@ -1,0 +1,171 @@
+package httpcache
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// policy is what the edge learned from a response's headers about storing
+// and serving it (RFC 9111 sections 3 and 4.2, RFC 5861, RFC 9213).
+type policy struct {
+	storable bool
+	reason   string // why not storable, for Cache-Status detail
+
+	lifetime       time.Duration
+	heuristic      bool
+	swr, sie       time.Duration // -1: absent
+	explicitSIE    bool          // the origin sent stale-if-error itself
+	mustRevalidate bool          // must-revalidate, proxy-revalidate or s-maxage
+	noCache        bool          // revalidate before every use
+	stripFields    []string      // qualified no-cache / private fields: never served from cache
+}
+
+// edgeFields are response fields meant for the edge only: they drive its
+// caching and are not forwarded to browsers (RFC 9213 section 2.1 for
+// CDN-Cache-Control; Surrogate-Control and the tag fields by convention).
+var edgeFields = []string{"Cdn-Cache-Control", "Surrogate-Control", "Surrogate-Key", "Cache-Tag"}
+
+// heuristicStatus lists the status codes cacheable by default (RFC 9110
+// section 15.1) that this cache stores; 206 is not stored.
+func heuristicStatus(code int) bool {
+	switch code {
+	case 200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501:
+		return true
+	}
+	return false
+}
+
+// understoodStatus are the final statuses this cache stores when the
+// response has explicit freshness.
+func understoodStatus(code int) bool {
+	return heuristicStatus(code) || code == 302 || code == 303 || code == 307 || code == 451
+}
+
+// policyConfig is the route's say on freshness.
+type policyConfig struct {
+	heuristic        bool
+	heuristicMax     time.Duration
+	microCache       time.Duration
+	microCacheCreds  bool
+	defaultSWR       time.Duration
+	defaultSIE       time.Duration
+	hasCredentials   bool // the request had Authorization or Cookie
+	hasAuthorization bool
+}
+
+// computePolicy decides whether a response may be stored and for how long
+// it is fresh at the edge.
+func computePolicy(status int, h http.Header, cfg policyConfig) policy {
+	p := policy{swr: -1, sie: -1}
+	cc := parseCacheControl(h.Values("Cache-Control"))
+	edge, targeted := cc, false
+	if v := h.Values("Cdn-Cache-Control"); len(v) > 0 {
+		edge, targeted = parseCacheControl(v), true
+	} else if v := h.Values("Surrogate-Control"); len(v) > 0 {
+		edge, targeted = parseCacheControl(v), true
+	}
+	switch {
+	case !understoodStatus(status):
+		return notStorable("status")
+	case edge.noStore || (!targeted && cc.noStore):
+		return notStorable("no-store")
+	case edge.private:
+		return notStorable("private")
+	case len(h.Values("Set-Cookie")) > 0:
+		// A shared cache may keep such a response by the RFC, but the
+		// cookie belongs to one user; the edge never risks it.
+		return notStorable("set-cookie")
+	}
+	if _, star := parseVary(h); star {
+		return notStorable("vary-star")
+	}
+	if cfg.hasAuthorization && !edge.public && edge.sMaxAge < 0 && !edge.mustRevalidate {
+		// RFC 9111 section 3.5.
+		return notStorable("authorization")
+	}
+
+	p.noCache = edge.noCache
+	p.mustRevalidate = edge.mustRevalidate || edge.proxyRevalidate || edge.sMaxAge >= 0
+	p.stripFields = append(append([]string(nil), edge.noCacheFields...), edge.privateFields...)
+	p.swr = seconds(edge.staleWhileRevalidate, cfg.defaultSWR)
+	p.sie = seconds(edge.staleIfError, cfg.defaultSIE)
+	p.explicitSIE = edge.staleIfError >= 0
+
+	explicit := true
+	switch {
+	case edge.sMaxAge >= 0:
+		p.lifetime = time.Duration(edge.sMaxAge) * time.Second
+	case edge.maxAge >= 0:
+		p.lifetime = time.Duration(edge.maxAge) * time.Second
+	case h.Get("Expires") != "":
+		p.lifetime = expiresLifetime(h)
+	default:
+		explicit = false
+	}
+	if !explicit {
+		switch {
+		case cfg.microCache > 0 && len(h.Values("Cache-Control")) == 0 && !targeted &&
+			(!cfg.hasCredentials || cfg.microCacheCreds) && status == http.StatusOK:
+			p.lifetime = cfg.microCache
+		case cfg.heuristic && (edge.public || heuristicStatus(status)) && h.Get("Last-Modified") != "":
+			// RFC 9111 section 4.2.2: a fraction of the time since the
+			// last modification; 10% as the RFC suggests.
+			if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil {
+				age := responseDate(h).Sub(lm)
+				if age > 0 {
+					p.lifetime = min(age/10, cfg.heuristicMax)
+					p.heuristic = true
+				}
+			}
+		}
+	}
+	hasValidator := h.Get("ETag") != "" || h.Get("Last-Modified") != ""
+	if p.lifetime <= 0 && !hasValidator && p.swr <= 0 {
+		return notStorable("no-freshness")
+	}
+	p.storable = true
+	return p
+}
+
+func notStorable(reason string) policy {
+	return policy{reason: reason, swr: -1, sie: -1}
+}
+
+func seconds(v int64, def time.Duration) time.Duration {
+	if v >= 0 {
+		return time.Duration(v) * time.Second
+	}
+	if def > 0 {
+		return def
+	}
+	return -1
+}
+
+// expiresLifetime is Expires minus Date; an invalid Expires means already
+// expired (RFC 9111 section 5.3).
+func expiresLifetime(h http.Header) time.Duration {
+	exp, err := http.ParseTime(h.Get("Expires"))
+	if err != nil {
+		return 0
+	}
+	return max(0, exp.Sub(responseDate(h)))
+}
+
+func responseDate(h http.Header) time.Time {
+	if d, err := http.ParseTime(h.Get("Date")); err == nil {
+		return d
+	}
+	return time.Now()
+}
+
+// ageHeader parses Age; malformed values count as 0.
+func ageHeader(h http.Header) time.Duration {
+	v := strings.TrimSpace(h.Get("Age"))
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return time.Duration(min(n, maxDelta)) * time.Second
+}

@@ -1,0 +1,157 @@
+// Package httpcache is lastmile's edge cache: a Caddy handler in front of
+// reverse_proxy that stores shared responses by RFC 9111, serves stale by
+// RFC 5861, coalesces concurrent misses, refreshes popular entries ahead of
+// expiry, warms preloaded links and can be purged by URL, prefix or tag.
+package httpcache
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
+)
+
+func init() {
+	caddy.RegisterModule(Handler{})
+}
+
+// Handler is the edge cache.
+type Handler struct {
+	// Name picks the store; handlers with one name share it, and a store
+	// outlives config reloads. Default "default".
+	Name string `json:"name,omitempty"`
+
+	// MaxBytes is the store's budget: entries, headers and bodies. Default
+	// 256 MiB.
+	MaxBytes int64 `json:"max_bytes,omitempty"`
+
+	// MaxObjectBytes: larger responses are streamed, not stored. Default
+	// 16 MiB.
+	MaxObjectBytes int64 `json:"max_object_bytes,omitempty"`
+
+	// Key configures the cache key.
+	Key KeyConfig `json:"key,omitzero"`
+
+	// Heuristic enables heuristic freshness (RFC 9111 section 4.2.2) for
+	// responses with Last-Modified and no explicit freshness. Default on.
+	Heuristic *bool `json:"heuristic,omitempty"`
+
+	// HeuristicMax caps a heuristic lifetime. Default 1h.
+	HeuristicMax caddy.Duration `json:"heuristic_max,omitempty"`
+
+	// StaleWhileRevalidate and StaleIfError are edge defaults for
+	// responses that do not say (RFC 5861).
+	StaleWhileRevalidate caddy.Duration `json:"stale_while_revalidate,omitempty"`
+	StaleIfError         caddy.Duration `json:"stale_if_error,omitempty"`
+
+	// MicroCache stores 200 responses that carry no cache headers at all
+	// for this long. Off by default; never for responses with Set-Cookie or
+	// private, nor for requests with Authorization or cookies unless
+	// MicroCacheCredentials.
+	MicroCache            caddy.Duration `json:"micro_cache,omitempty"`
+	MicroCacheCredentials bool           `json:"micro_cache_credentials,omitempty"`
+
+	// OriginTimeout bounds an origin fetch the cache makes on its own
+	// (revalidation, refresh-ahead, prefetch). Default 30s.
+	OriginTimeout caddy.Duration `json:"origin_timeout,omitempty"`
+
+	// RefreshAhead refreshes entries requested often before they expire.
+	RefreshAhead *RefreshAhead `json:"refresh_ahead,omitempty"`
+
+	// Prefetch warms the same-origin URLs of Link: rel=preload/prefetch
+	// headers of stored responses.
+	Prefetch *Prefetch `json:"prefetch,omitempty"`
+
+	// PurgeToken is the bearer token the purge API demands for this
+	// cache's store. Without one the store cannot be purged remotely.
+	PurgeToken string `json:"purge_token,omitempty"`
+
+	store   *namedStore
+	flights *flights
+	logger  *zap.Logger
+	ctx     caddy.Context
+}
+
+// CaddyModule returns the Caddy module information.
+func (Handler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.edge_cache",
+		New: func() caddy.Module { return new(Handler) },
+	}
+}
+
+// Provision sets defaults and opens the store.
+func (h *Handler) Provision(ctx caddy.Context) error {
+	h.ctx = ctx
+	h.logger = ctx.Logger()
+	if h.Name == "" {
+		h.Name = "default"
+	}
+	if h.MaxBytes == 0 {
+		h.MaxBytes = 256 << 20
+	}
+	if h.MaxObjectBytes == 0 {
+		// Large enough for any page, API response or image worth sharing;
+		// video and downloads stream through.
+		h.MaxObjectBytes = 16 << 20
+	}
+	if h.HeuristicMax == 0 {
+		h.HeuristicMax = caddy.Duration(time.Hour)
+	}
+	if h.OriginTimeout == 0 {
+		h.OriginTimeout = caddy.Duration(30 * time.Second)
+	}
+	if h.RefreshAhead != nil {
+		h.RefreshAhead.setDefaults()
+	}
+	if h.Prefetch != nil {
+		h.Prefetch.setDefaults()
+	}
+	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return err
+	}
+	store, err := openStore(h.Name, uint64(h.MaxBytes), h.PurgeToken)
+	if err != nil {
+		return err
+	}
+	h.store = store
+	h.flights = store.flights
+	return nil
+}
+
+// Validate checks the limits.
+func (h *Handler) Validate() error {
+	if h.MaxObjectBytes > h.MaxBytes {
+		return fmt.Errorf("edge_cache: max_object_bytes (%d) exceeds max_bytes (%d)", h.MaxObjectBytes, h.MaxBytes)
+	}
+	if h.MaxBytes < 0 || h.MaxObjectBytes < 0 || h.MicroCache < 0 || h.StaleIfError < 0 || h.StaleWhileRevalidate < 0 {
+		return errors.New("edge_cache: sizes and durations must not be negative")
+	}
+	if h.RefreshAhead != nil {
+		if err := h.RefreshAhead.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Cleanup releases the store.
+func (h *Handler) Cleanup() error {
+	if h.store != nil {
+		return closeStore(h.Name)
+	}
+	return nil
+}
+
+func (h *Handler) heuristicOn() bool { return h.Heuristic == nil || *h.Heuristic }
+
+// Interface guards
+var (
+	_ caddy.Provisioner           = (*Handler)(nil)
+	_ caddy.Validator             = (*Handler)(nil)
+	_ caddy.CleanerUpper          = (*Handler)(nil)
+	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
+)

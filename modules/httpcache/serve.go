@@ -1,0 +1,448 @@
+package httpcache
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+)
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	cs := &cacheStatus{start: time.Now()}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	default:
+		if !safeMethod(r.Method) {
+			return h.serveUnsafe(w, r, next, cs)
+		}
+		return h.pass(w, r, next, cs, "method")
+	}
+	if r.Header.Get("Range") != "" {
+		return h.pass(w, r, next, cs, "range")
+	}
+	reqCC := parseCacheControl(r.Header.Values("Cache-Control"))
+	if len(r.Header.Values("Cache-Control")) == 0 && strings.Contains(strings.ToLower(r.Header.Get("Pragma")), "no-cache") {
+		reqCC.noCache = true // RFC 9111 section 5.4
+	}
+	primary := h.Key.primaryKey(r)
+	if r.Header.Get("Authorization") != "" {
+		// Never answered from the store: the response may differ per
+		// user. It may still be stored if the origin says it is shared.
+		return h.miss(w, r, next, cs, primary, primary, "authorization")
+	}
+	e, key := h.lookup(primary, r)
+	if e == nil {
+		if reqCC.onlyIfCached {
+			return h.onlyIfCachedMiss(w, cs)
+		}
+		return h.miss(w, r, next, cs, primary, key, "")
+	}
+	now := time.Now()
+	ttl := e.ttl(now)
+	age := e.age(now)
+	fresh := ttl > 0 && !e.policy.noCache && !reqCC.noCache &&
+		(reqCC.maxAge < 0 || age <= time.Duration(reqCC.maxAge)*time.Second) &&
+		(reqCC.minFresh < 0 || ttl >= time.Duration(reqCC.minFresh)*time.Second)
+	if fresh {
+		metrics.requests.WithLabelValues("hit").Inc()
+		cs.hit, cs.ttl = true, ttl
+		h.maybeRefreshAhead(e, key, r, next, ttl, now)
+		h.serveEntry(w, r, e, cs, now)
+		return nil
+	}
+	staleness := -ttl
+	revalidateOnly := e.policy.mustRevalidate || e.policy.noCache || reqCC.noCache
+	if !revalidateOnly && ttl <= 0 {
+		if reqCC.maxStaleAny || (reqCC.maxStale >= 0 && staleness <= time.Duration(reqCC.maxStale)*time.Second) {
+			metrics.staleServed.WithLabelValues("max-stale").Inc()
+			cs.hit, cs.ttl, cs.detail = true, ttl, "max-stale"
+			h.serveEntry(w, r, e, cs, now)
+			return nil
+		}
+		if e.policy.swr >= 0 && staleness <= e.policy.swr {
+			metrics.staleServed.WithLabelValues("stale-while-revalidate").Inc()
+			cs.hit, cs.ttl, cs.detail = true, ttl, "stale-while-revalidate"
+			h.revalidateInBackground(e, key, r, next)
+			h.serveEntry(w, r, e, cs, now)
+			return nil
+		}
+	}
+	if reqCC.onlyIfCached {
+		return h.onlyIfCachedMiss(w, cs)
+	}
+	return h.revalidate(w, r, next, cs, e, key, reqCC)
+}
+
+// safeMethod is RFC 9110 section 9.2.1's list.
+func safeMethod(m string) bool {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
+}
+
+// lookup finds the stored variant that matches r.
+func (h *Handler) lookup(primary string, r *http.Request) (*entry, string) {
+	v, ok := h.store.Get(primary)
+	if !ok {
+		return nil, primary
+	}
+	switch v := v.(type) {
+	case *entry:
+		return v, primary
+	case *varyRecord:
+		key := variantKey(primary, v.names, r)
+		if ev, ok := h.store.Get(key); ok {
+			if e, ok := ev.(*entry); ok {
+				return e, key
+			}
+		}
+		return nil, key
+	}
+	return nil, primary
+}
+
+func (h *Handler) policyConfig(r *http.Request) policyConfig {
+	return policyConfig{
+		heuristic:        h.heuristicOn(),
+		heuristicMax:     time.Duration(h.HeuristicMax),
+		microCache:       time.Duration(h.MicroCache),
+		microCacheCreds:  h.MicroCacheCredentials,
+		defaultSWR:       time.Duration(h.StaleWhileRevalidate),
+		defaultSIE:       time.Duration(h.StaleIfError),
+		hasAuthorization: r.Header.Get("Authorization") != "",
+		hasCredentials:   r.Header.Get("Authorization") != "" || r.Header.Get("Cookie") != "",
+	}
+}
+
+// miss fetches from the origin, coalescing with concurrent misses for key.
+func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, cs *cacheStatus, primary, key, detail string) error {
+	metrics.requests.WithLabelValues("miss").Inc()
+	cs.fwd, cs.detail = "miss", detail
+	if r.Method == http.MethodHead || detail != "" {
+		// Not coalesced: a HEAD has no body to share, an authorized
+		// request's response is its own until the origin says otherwise.
+		if r.Method == http.MethodHead {
+			return h.pass(w, r, next, cs, "head")
+		}
+		fw := h.newFetchWriter(w, r, nil, cs)
+		fw.fl = &flight{key: key, headerReady: make(chan struct{}), done: make(chan struct{}), body: newStreamBuf()}
+		return fw.runAlone(next)
+	}
+	fl, leader := h.flights.join(key)
+	if !leader {
+		return h.wait(w, r, next, cs, fl)
+	}
+	fw := h.newFetchWriter(w, r, nil, cs)
+	fw.fl = fl
+	return fw.run(next)
+}
+
+// runAlone runs a fetch that nobody else can join.
+func (fw *fetchWriter) runAlone(next caddyhttp.Handler) error {
+	err := next.ServeHTTP(fw, fw.req)
+	if err != nil || !fw.wroteHeader {
+		if err == nil {
+			fw.WriteHeader(http.StatusOK)
+		}
+		return err
+	}
+	if fw.pol.storable && !fw.tooLarge {
+		fw.fl.body.finish(nil)
+		e := fw.h.newEntry(fw.code, fw.header, fw.fl.body.bytes(), fw.pol, fw.req, fw.started)
+		fw.h.storeEntry(e, fw.req, next)
+	}
+	return nil
+}
+
+func (h *Handler) newFetchWriter(w http.ResponseWriter, r *http.Request, stale *entry, cs *cacheStatus) *fetchWriter {
+	return &fetchWriter{
+		h: h, client: w, req: h.originRequest(r, stale), cfg: h.policyConfig(r),
+		status: cs, header: make(http.Header), stale: stale, started: time.Now(),
+	}
+}
+
+// wait serves a coalesced waiter from the leader's fetch.
+func (h *Handler) wait(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, cs *cacheStatus, fl *flight) error {
+	metrics.coalesced.Inc()
+	select {
+	case <-fl.headerReady:
+	case <-r.Context().Done():
+		return r.Context().Err()
+	}
+	switch fl.outcome {
+	case outcomeFail:
+		return fl.err
+	case outcomeRelease:
+		cs.detail = "released"
+		return h.pass(w, r, next, cs, "")
+	}
+	cs.fwd, cs.detail, cs.collapsed = "miss", "", true
+	if fl.entry != nil {
+		cs.stored = true
+	}
+	copyHeader(w.Header(), fl.header)
+	cs.write(w.Header())
+	w.WriteHeader(fl.status)
+	if r.Method != http.MethodHead {
+		fl.body.streamTo(w)
+	}
+	return nil
+}
+
+// revalidate asks the origin whether e is still good, for this client and
+// any concurrent ones; if the origin fails, stale-if-error may answer.
+func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, cs *cacheStatus, e *entry, key string, reqCC directives) error {
+	metrics.requests.WithLabelValues("revalidate").Inc()
+	cs.fwd = "stale"
+	h.sendEarlyHints(w, e)
+	fl, leader := h.flights.join(key)
+	if leader {
+		fw := h.newFetchWriter(nil, r, e, cs)
+		fw.fl = fl
+		_ = fw.run(next)
+	} else {
+		metrics.coalesced.Inc()
+	}
+	select {
+	case <-fl.done:
+	case <-r.Context().Done():
+		return r.Context().Err()
+	}
+	now := time.Now()
+	failed := fl.outcome == outcomeFail || fl.status >= 500
+	if failed && h.staleIfErrorAllowed(e, reqCC, now) {
+		metrics.staleServed.WithLabelValues("stale-if-error").Inc()
+		cs.hit, cs.fwd, cs.ttl, cs.detail = true, "", e.ttl(now), "stale-if-error"
+		h.serveEntry(w, r, e, cs, now)
+		return nil
+	}
+	if fl.outcome == outcomeFail {
+		return fl.err
+	}
+	if fl.entry != nil {
+		cs.fwdStatus = fl.status
+		h.serveEntry(w, r, fl.entry, cs, now)
+		return nil
+	}
+	if fl.outcome == outcomeRelease {
+		// The new response may not be shared: this client fetches its own.
+		cs.detail = "released"
+		return h.pass(w, r, next, cs, "")
+	}
+	copyHeader(w.Header(), fl.header)
+	cs.write(w.Header())
+	w.WriteHeader(fl.status)
+	if r.Method != http.MethodHead {
+		fl.body.streamTo(w)
+	}
+	return nil
+}
+
+func (h *Handler) staleIfErrorAllowed(e *entry, reqCC directives, now time.Time) bool {
+	staleness := -e.ttl(now)
+	window := e.policy.sie
+	if reqCC.staleIfError >= 0 {
+		window = max(window, time.Duration(reqCC.staleIfError)*time.Second)
+	}
+	// must-revalidate forbids stale unless the origin itself granted
+	// stale-if-error (a route default does not override it).
+	if e.policy.mustRevalidate && !e.policy.explicitSIE {
+		return false
+	}
+	return window >= 0 && staleness <= window
+}
+
+// revalidateInBackground refreshes e once, however many requests see it
+// stale meanwhile.
+func (h *Handler) revalidateInBackground(e *entry, key string, r *http.Request, next caddyhttp.Handler) {
+	fl, ok := h.flights.tryLead(key)
+	if !ok {
+		return
+	}
+	req, cancel := h.backgroundRequest(r)
+	fw := &fetchWriter{
+		h: h, req: h.originRequest(req, e), cfg: h.policyConfig(req), fl: fl,
+		status: &cacheStatus{start: time.Now()}, header: make(http.Header), stale: e, started: time.Now(),
+	}
+	go func() {
+		defer cancel()
+		_ = fw.run(next)
+	}()
+}
+
+// pass sends r to the origin untouched by the cache, saying why.
+func (h *Handler) pass(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, cs *cacheStatus, detail string) error {
+	if detail != "" {
+		cs.fwd, cs.detail = "bypass", detail
+	} else if cs.fwd == "" {
+		cs.fwd = "miss"
+	}
+	sw := &statusWriter{ResponseWriter: w, cs: cs}
+	return next.ServeHTTP(sw, r)
+}
+
+func (h *Handler) onlyIfCachedMiss(w http.ResponseWriter, cs *cacheStatus) error {
+	cs.fwd, cs.detail = "miss", "only-if-cached"
+	cs.write(w.Header())
+	w.WriteHeader(http.StatusGatewayTimeout) // RFC 9111 section 5.2.1.7
+	return nil
+}
+
+// serveEntry answers from a stored entry, with 304 if the client's
+// validators match.
+func (h *Handler) serveEntry(w http.ResponseWriter, r *http.Request, e *entry, cs *cacheStatus, now time.Time) {
+	hdr := w.Header()
+	copyHeader(hdr, e.header)
+	for _, f := range e.policy.stripFields {
+		hdr.Del(f)
+	}
+	hdr["Age"] = []string{strconv.FormatInt(int64(max(0, e.age(now))/time.Second), 10)}
+	cs.write(hdr)
+	if notModified(r, e) {
+		delete(hdr, "Content-Length")
+		delete(hdr, "Content-Type")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.WriteHeader(e.status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(e.body)
+	}
+}
+
+// notModified evaluates If-None-Match (weak comparison) or, without it,
+// If-Modified-Since against a stored 200 (RFC 9110 section 13.2.2).
+func notModified(r *http.Request, e *entry) bool {
+	if e.status != http.StatusOK {
+		return false
+	}
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		etag := strings.TrimPrefix(e.header.Get("ETag"), "W/")
+		if etag == "" {
+			return false
+		}
+		for _, t := range strings.Split(inm, ",") {
+			t = strings.TrimSpace(t)
+			if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+				return true
+			}
+		}
+		return false
+	}
+	if ims := r.Header.Get("If-Modified-Since"); ims != "" {
+		since, err := http.ParseTime(ims)
+		if err != nil {
+			return false
+		}
+		lm, err := http.ParseTime(e.header.Get("Last-Modified"))
+		return err == nil && !lm.After(since)
+	}
+	return false
+}
+
+// newEntry makes a stored entry of a complete response.
+func (h *Handler) newEntry(status int, header http.Header, body []byte, pol policy, r *http.Request, requestTime time.Time) *entry {
+	now := time.Now()
+	stored := header.Clone()
+	tags := parseTags(header.Values("Surrogate-Key"), header.Values("Cache-Tag"))
+	for _, f := range edgeFields {
+		delete(stored, f)
+	}
+	varyNames, _ := parseVary(header)
+	e := &entry{
+		status: status, header: stored, body: body,
+		requestTime: requestTime, responseTime: now, date: responseDate(header), ageValue: ageHeader(header),
+		policy: pol, varyNames: varyNames, tags: tags, url: requestURL(r),
+	}
+	e.size = len(body) + headerSize(stored) + entryOverhead
+	return e
+}
+
+// refreshed is e updated by a 304: new header fields replace the stored
+// ones, the body stays (RFC 9111 section 4.3.4).
+func (h *Handler) refreshed(e *entry, header http.Header, r *http.Request, requestTime time.Time) *entry {
+	merged := e.header.Clone()
+	for k, v := range header {
+		if k == "Content-Length" {
+			continue
+		}
+		merged[k] = v
+	}
+	for _, f := range edgeFields {
+		delete(merged, f)
+	}
+	pol := computePolicy(e.status, mergeEdgeFields(merged, header), h.policyConfig(r))
+	if !pol.storable {
+		pol = e.policy
+	}
+	return h.newEntry(e.status, mergeEdgeFields(merged, header), e.body, pol, r, requestTime)
+}
+
+// mergeEdgeFields puts the 304's edge-only fields back for policy and tags.
+func mergeEdgeFields(dst, src http.Header) http.Header {
+	for _, f := range edgeFields {
+		if v, ok := src[f]; ok {
+			dst[f] = v
+		}
+	}
+	return dst
+}
+
+// storeEntry stores e under the key its Vary calls for.
+func (h *Handler) storeEntry(e *entry, r *http.Request, next caddyhttp.Handler) {
+	primary := h.Key.primaryKey(r)
+	if len(e.varyNames) == 0 {
+		h.store.Set(primary, e, e.size)
+	} else {
+		rec := &varyRecord{names: e.varyNames, url: e.url}
+		h.store.Set(primary, rec, rec.size())
+		h.store.Set(variantKey(primary, e.varyNames, r), e, e.size)
+	}
+	metrics.stores.Inc()
+	if h.Prefetch != nil && !isPrefetch(r) {
+		h.prefetchLinks(e, r, next)
+	}
+}
+
+// requestURL is the URL an entry is purged by.
+func requestURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u := scheme + "://" + strings.ToLower(r.Host) + r.URL.EscapedPath()
+	if r.URL.RawQuery != "" {
+		u += "?" + r.URL.RawQuery
+	}
+	return u
+}
+
+// statusWriter adds Cache-Status and Server-Timing to a passed-through
+// response.
+type statusWriter struct {
+	http.ResponseWriter
+	cs          *cacheStatus
+	wroteHeader bool
+}
+
+func (sw *statusWriter) WriteHeader(code int) {
+	if !sw.wroteHeader && code >= 200 {
+		sw.wroteHeader = true
+		sw.cs.originDur = time.Since(sw.cs.start)
+		sw.cs.write(sw.Header())
+	}
+	sw.ResponseWriter.WriteHeader(code)
+}
+
+func (sw *statusWriter) Write(p []byte) (int, error) {
+	if !sw.wroteHeader {
+		sw.WriteHeader(http.StatusOK)
+	}
+	return sw.ResponseWriter.Write(p)
+}
+
+func (sw *statusWriter) Unwrap() http.ResponseWriter { return sw.ResponseWriter }
