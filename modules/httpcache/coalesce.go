@@ -66,7 +66,8 @@ type flight struct {
 	headerReady chan struct{} // closed once outcome (and status, header) are set
 	done        chan struct{} // closed once the fetch ended and entry is set
 	outcome     flightOutcome
-	status      int
+	status      int         // of the response served (the stored one after a 304)
+	fwdStatus   int         // what the origin answered
 	header      http.Header // client-facing, never modified after headerReady
 	err         error
 	body        *streamBuf

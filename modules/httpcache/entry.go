@@ -20,7 +20,7 @@ type entry struct {
 	varyNames []string
 	tags      []string
 	url       string // what purges by URL and prefix match
-	size      int // bytes charged against the budget
+	size      int    // bytes charged against the budget
 
 	softPurged atomic.Bool
 	// hits in the current refresh-ahead window, and when it started.

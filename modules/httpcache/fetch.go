@@ -48,6 +48,7 @@ func (fw *fetchWriter) WriteHeader(code int) {
 	}
 	fw.wroteHeader = true
 	fw.code = code
+	fw.fl.fwdStatus = code
 	fw.status.originDur = time.Since(fw.started)
 	metrics.originFetches.WithLabelValues(strconv.Itoa(code/100) + "xx").Inc()
 

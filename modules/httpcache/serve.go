@@ -224,7 +224,7 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 		return fl.err
 	}
 	if fl.entry != nil {
-		cs.fwdStatus = fl.status
+		cs.fwdStatus, cs.stored = fl.fwdStatus, true
 		h.serveEntry(w, r, fl.entry, cs, now)
 		return nil
 	}
