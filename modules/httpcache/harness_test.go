@@ -117,7 +117,10 @@ http://127.0.0.1:%s {
 	t.Cleanup(func() { _ = caddy.Stop() })
 	return &testEdge{
 		base: "http://127.0.0.1:" + port, admin: "http://127.0.0.1:" + adminPort,
-		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 500}},
+		client: &http.Client{
+			Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 500},
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
 	}
 }
 

@@ -1,6 +1,7 @@
 package httpcache
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -201,9 +202,14 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 	h.sendEarlyHints(w, e)
 	fl, leader := h.flights.join(key)
 	if leader {
-		fw := h.newFetchWriter(nil, r, e, cs)
+		// The fetch serves every waiter, so this client leaving must not
+		// cancel it; a hung origin must not hold them past origin_timeout
+		// (stale-if-error answers then).
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Duration(h.OriginTimeout))
+		fw := h.newFetchWriter(nil, r.WithContext(ctx), e, cs)
 		fw.fl = fl
 		_ = fw.run(next)
+		cancel()
 	} else {
 		metrics.coalesced.Inc()
 	}
