@@ -81,6 +81,8 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request) {
 	// served stale while the edge refreshes it; browsers revalidate.
 	w.Header().Set("Cache-Control", "public, max-age=0, s-maxage=1, stale-while-revalidate=10, stale-if-error=60")
 	w.Header().Set("Surrogate-Key", "pages page-"+strconv.Itoa(n))
+	// The edge warms these before the browser asks for them.
+	w.Header().Set("Link", "</static/app.css>; rel=preload; as=style, </api/products?page="+strconv.Itoa(n)+">; rel=preload; as=fetch; crossorigin")
 	_ = pageTmpl.Execute(w, map[string]any{
 		"N": n, "Next": n%1000 + 1, "Now": time.Now().UTC().Format(time.RFC3339Nano),
 		"Proto": r.Proto, "Images": images,
