@@ -3,9 +3,11 @@ package httpcache
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 )
 
@@ -198,16 +200,30 @@ func (h *Handler) originRequest(r *http.Request, stale *entry) *http.Request {
 	return out
 }
 
-// backgroundRequest is a copy of r for a fetch no client waits for: no
-// credentials, its own deadline.
-func (h *Handler) backgroundRequest(r *http.Request) (*http.Request, context.CancelFunc) {
+// backgroundFetch prepares a fetch no client waits for (a refresh, a
+// prefetch) from r: no credentials, its own deadline, and its own Caddy
+// request state (vars, replacer), since handlers write to those while the
+// client's request goes on.
+func (h *Handler) backgroundFetch(r *http.Request, fl *flight, stale *entry, target *url.URL) (*fetchWriter, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Duration(h.OriginTimeout))
-	out := r.Clone(ctx)
-	out.Method = http.MethodGet
-	out.Header.Del("Authorization")
-	out.Header.Del("Cookie")
-	out.Header.Del("Range")
-	return out, cancel
+	req := r.Clone(ctx)
+	req.Method = http.MethodGet
+	for _, f := range []string{"Authorization", "Cookie", "Range"} {
+		req.Header.Del(f)
+	}
+	if target != nil {
+		req.URL = target
+		req.RequestURI = target.RequestURI()
+	}
+	fw := &fetchWriter{
+		h: h, fl: fl, cfg: h.policyConfig(req), stale: stale,
+		status: &cacheStatus{start: time.Now()}, header: make(http.Header), started: time.Now(),
+	}
+	if srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server); ok {
+		req = caddyhttp.PrepareRequest(req, caddy.NewReplacer(), fw, srv)
+	}
+	fw.req = h.originRequest(req, stale)
+	return fw, cancel
 }
 
 // unkeyedOverrides are request headers some frameworks let override the

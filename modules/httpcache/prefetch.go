@@ -120,26 +120,20 @@ func (h *Handler) prefetchLinks(e *entry, r *http.Request, next caddyhttp.Handle
 // warm fetches u into the store in the background unless it is fresh
 // there or already being fetched; it reports whether it started.
 func (h *Handler) warm(r *http.Request, u *url.URL, next caddyhttp.Handler) bool {
-	req, cancel := h.backgroundRequest(r)
-	req = req.WithContext(context.WithValue(req.Context(), prefetchKey{}, true))
-	req.URL = &url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
-	req.RequestURI = u.RequestURI()
-	primary := h.Key.primaryKey(req)
-	cached, key := h.lookup(primary, req)
+	target := &url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
+	probe := r.Clone(r.Context())
+	probe.URL = target
+	primary := h.Key.primaryKey(probe)
+	cached, key := h.lookup(primary, probe)
 	if cached != nil && cached.ttl(time.Now()) > 0 {
-		cancel()
 		return false
 	}
 	fl, ok := h.flights.tryLead(key)
 	if !ok {
-		cancel()
 		return false
 	}
 	metrics.prefetches.Inc()
-	fw := &fetchWriter{
-		h: h, req: h.originRequest(req, nil), cfg: h.policyConfig(req), fl: fl,
-		status: &cacheStatus{start: time.Now()}, header: make(http.Header), started: time.Now(),
-	}
+	fw, cancel := h.backgroundFetch(r.WithContext(context.WithValue(r.Context(), prefetchKey{}, true)), fl, nil, target)
 	go func() {
 		defer func() { <-h.Prefetch.sem; cancel() }()
 		_ = fw.run(next)

@@ -269,11 +269,7 @@ func (h *Handler) revalidateInBackground(e *entry, key string, r *http.Request, 
 	if !ok {
 		return
 	}
-	req, cancel := h.backgroundRequest(r)
-	fw := &fetchWriter{
-		h: h, req: h.originRequest(req, e), cfg: h.policyConfig(req), fl: fl,
-		status: &cacheStatus{start: time.Now()}, header: make(http.Header), stale: e, started: time.Now(),
-	}
+	fw, cancel := h.backgroundFetch(r, fl, e, nil)
 	go func() {
 		defer cancel()
 		_ = fw.run(next)
