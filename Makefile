@@ -5,9 +5,12 @@ SHELL := /bin/bash
 GO ?= go
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: test deps go-test build
+.PHONY: test deps go-test fuzz build
 
-test: deps go-test
+# How long each fuzz target runs in `make test`; longer runs: make fuzz FUZZTIME=10m
+FUZZTIME ?= 10s
+
+test: deps go-test fuzz
 
 deps: $(CHROMIUM) web-client/node_modules/.package-lock.json
 	$(GO) mod download
@@ -22,6 +25,10 @@ web-client/node_modules/.package-lock.json: web-client/package-lock.json
 
 go-test:
 	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m ./...
+
+fuzz:
+	$(GO) test -run='^$$' -fuzz='^FuzzParseCacheControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseVary$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 
 build:
 	$(GO) build -o bin/lastmile ./edge

@@ -24,8 +24,11 @@ type Storage interface {
 }
 
 // memoryStore is Storage in this process's memory. Eviction is otter's
-// (W-TinyLFU with a weigher): it keeps the byte budget exactly and keeps
-// popular entries under a flood of one-hit keys.
+// (W-TinyLFU with a weigher), chosen by BenchmarkStore against ristretto:
+// the hit ratios are within 2 points and the costs within 15%, but otter
+// applies writes at once (ristretto buffers and may drop them, so a
+// response just stored can miss), and it can list its keys, which purging
+// by prefix needs and ristretto cannot.
 type memoryStore struct {
 	cache *otter.Cache[string, stored]
 

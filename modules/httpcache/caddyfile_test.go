@@ -1,0 +1,35 @@
+package httpcache
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lastmile-edge/lastmile/internal/adapttest"
+)
+
+func TestCaddyfileAdapt(t *testing.T) {
+	adapttest.Run(t, "testdata")
+}
+
+func TestCaddyfileErrors(t *testing.T) {
+	for _, tc := range []struct{ option, want string }{
+		{"foo", `unrecognized edge_cache option "foo"`},
+		{"max_bytes lots", "want a size"},
+		{"max_bytes 0", "want a size"},
+		{"heuristic maybe", "want on or off"},
+		{"stale_if_error -1s", "positive duration"},
+		{"micro_cache 1s always", "credentials?"},
+		{"refresh_ahead 0", "positive whole number"},
+		{"refresh_ahead 3 1m 150%", "1% to 99%"},
+		{"key {\n\t\t\tbogus\n\t\t}", `unrecognized key option "bogus"`},
+		{"prefetch {\n\t\t\tconcurrency 0\n\t\t}", "want 1 to 1024"},
+		{"name a b", "wrong argument count"},
+	} {
+		t.Run(tc.option, func(t *testing.T) {
+			err := adapttest.Error(t, "example.com {\n\tedge_cache {\n\t\t"+tc.option+"\n\t}\n}\n")
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}

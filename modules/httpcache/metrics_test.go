@@ -1,0 +1,57 @@
+package httpcache
+
+import (
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+func (e *testEdge) metric(t *testing.T, series string) float64 {
+	t.Helper()
+	resp, err := http.Get(e.admin + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(body)
+	if m == nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(string(m[1]), 64)
+	return v
+}
+
+// The admin /metrics endpoint counts what the cache did.
+func TestMetrics(t *testing.T) {
+	o := newOrigin(t)
+	o.respond("/m", 200, "Cache-Control", "max-age=60", "Surrogate-Key", "m")
+	e := startCache(t, o, "purge_token t")
+	series := []string{
+		`lastmile_cache_requests_total{outcome="hit"}`, `lastmile_cache_requests_total{outcome="miss"}`,
+		`lastmile_cache_origin_fetches_total{status="2xx"}`, `lastmile_cache_stores_total`,
+		`lastmile_cache_purged_total{kind="tag",mode="hard"}`,
+	}
+	before := map[string]float64{}
+	for _, s := range series {
+		before[s] = e.metric(t, s)
+	}
+	e.get(t, "/m")
+	e.get(t, "/m")
+	e.get(t, "/m")
+	e.purge(t, "t", `{"tags":["m"]}`)
+	want := []float64{2, 1, 1, 1, 1}
+	for i, s := range series {
+		if got := e.metric(t, s) - before[s]; got != want[i] {
+			t.Errorf("%s grew by %v, want %v", s, got, want[i])
+		}
+	}
+	if e.metric(t, `lastmile_cache_stored_bytes{cache="default"}`) < 0 {
+		t.Error("no stored_bytes gauge")
+	}
+	if e.metric(t, `lastmile_cache_stored_entries{cache="default"}`) != 0 {
+		t.Error("purged store still counts entries")
+	}
+}
