@@ -190,6 +190,9 @@ func (h *Handler) originRequest(r *http.Request, stale *entry) *http.Request {
 	}
 	h.stripUnkeyed(out.Header)
 	if stale != nil {
+		// Waiters may join a revalidation, and a HEAD's answer has no
+		// body to give them: revalidate with a GET.
+		out.Method = http.MethodGet
 		if etag := stale.header.Get("ETag"); etag != "" {
 			out.Header.Set("If-None-Match", etag)
 		}

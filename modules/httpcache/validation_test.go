@@ -111,3 +111,24 @@ func TestQualifiedNoCacheStripsFields(t *testing.T) {
 		t.Fatal("no-cache field served from the store")
 	}
 }
+
+// A HEAD that finds a stale entry revalidates it with a GET, so the
+// refreshed entry keeps a body for the GETs after it.
+func TestHeadRevalidatesWithGet(t *testing.T) {
+	o := newOrigin(t)
+	o.respond("/h", 200, "Cache-Control", "max-age=1")
+	e := startCache(t, o, "")
+	e.get(t, "/h")
+	time.Sleep(1100 * time.Millisecond)
+	if h := e.do(t, http.MethodHead, "/h"); h.status != 200 || h.body != "" {
+		t.Fatalf("HEAD: %d %q", h.status, h.body)
+	}
+	if got := o.last("/h").Method; got != http.MethodGet {
+		t.Fatalf("revalidated with %s", got)
+	}
+	r := e.get(t, "/h")
+	wantHit(t, r)
+	if r.body != "/h #2" {
+		t.Fatalf("GET after HEAD revalidation: %q", r.body)
+	}
+}
