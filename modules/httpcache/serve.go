@@ -185,13 +185,19 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 	if fl.entry != nil {
 		cs.stored = true
 	}
+	fl.serve(w, r, cs)
+	return nil
+}
+
+// serve streams the flight's shared response to a client other than the
+// one that led it.
+func (fl *flight) serve(w http.ResponseWriter, r *http.Request, cs *cacheStatus) {
 	copyHeader(w.Header(), fl.header)
 	cs.write(w.Header())
 	w.WriteHeader(fl.status)
 	if r.Method != http.MethodHead {
 		fl.body.streamTo(w)
 	}
-	return nil
 }
 
 // revalidate asks the origin whether e is still good, for this client and
@@ -239,12 +245,7 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 		cs.detail = "released"
 		return h.pass(w, r, next, cs, "")
 	}
-	copyHeader(w.Header(), fl.header)
-	cs.write(w.Header())
-	w.WriteHeader(fl.status)
-	if r.Method != http.MethodHead {
-		fl.body.streamTo(w)
-	}
+	fl.serve(w, r, cs)
 	return nil
 }
 

@@ -55,7 +55,9 @@ func (o otterKV) set(k string, size int) {
 	o.s.Set(k, &entry{size: size}, size)
 }
 
-type ristrettoKV struct{ c *ristretto.Cache[string, *entry] }
+type ristrettoKV struct {
+	c *ristretto.Cache[string, *entry]
+}
 
 func newRistrettoKV(budget int64) ristrettoKV {
 	c, err := ristretto.NewCache(&ristretto.Config[string, *entry]{NumCounters: 2_000_000, MaxCost: budget, BufferItems: 64})
