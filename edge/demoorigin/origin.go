@@ -30,6 +30,7 @@ func New() *Handler {
 	h.mux.HandleFunc("GET /static/app.css", h.css)
 	h.mux.HandleFunc("GET /static/app.js", h.js)
 	h.mux.HandleFunc("GET /img/{name}", h.image)
+	h.mux.HandleFunc("GET /photo/{name}", h.photo)
 	h.mux.HandleFunc("GET /api/products", h.products)
 	h.mux.HandleFunc("GET /api/me", h.me)
 	h.mux.HandleFunc("/echo", h.echo)
@@ -140,6 +141,27 @@ func (h *Handler) image(w http.ResponseWriter, r *http.Request) {
 	}
 	b.WriteString(`</svg>`)
 	_, _ = io.WriteString(w, b.String())
+}
+
+// photo returns a photo-sized body (default 40 KB, ?kb= up to 1024) of
+// incompressible bytes, as a JPEG would be.
+func (h *Handler) photo(w http.ResponseWriter, r *http.Request) {
+	kb, err := strconv.Atoi(r.URL.Query().Get("kb"))
+	if err != nil || kb < 1 || kb > 1024 {
+		kb = 40
+	}
+	w.Header().Set("Content-Type", "image/jpeg")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Header().Set("Content-Length", strconv.Itoa(kb<<10))
+	x := uint32(len(r.URL.Path))*2654435761 + 1
+	buf := make([]byte, kb<<10)
+	for i := range buf {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		buf[i] = byte(x)
+	}
+	_, _ = w.Write(buf)
 }
 
 func abs(v int) int {

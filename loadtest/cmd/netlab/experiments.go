@@ -1,0 +1,520 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lastmile-edge/lastmile/loadtest/netlab"
+)
+
+type runner struct {
+	ctx      context.Context
+	out      string
+	runs     int
+	seconds  int
+	profiles netlab.Profiles
+	lastmile string
+
+	mu  sync.Mutex
+	lab *netlab.Lab
+}
+
+// newLab replaces the current lab; a signal tears the lab down at once.
+func (r *runner) newLab() (*netlab.Lab, error) {
+	r.closeLab()
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	lab, err := netlab.NewLab()
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.lab = lab
+	r.mu.Unlock()
+	go func() {
+		<-r.ctx.Done()
+		r.closeLab()
+	}()
+	return lab, nil
+}
+
+func (r *runner) closeLab() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lab != nil {
+		if err := r.lab.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "netlab: teardown:", err)
+		}
+		r.lab = nil
+	}
+}
+
+func self() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return os.Args[0]
+	}
+	return exe
+}
+
+// helper runs one of this binary's helpers in a namespace and decodes its
+// JSON output into v.
+func helper(lab *netlab.Lab, ns string, v any, name string, args ...string) error {
+	out, err := lab.Output(ns, self(), append([]string{name}, args...)...)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(out, v)
+}
+
+// waitTCP waits until addr accepts connections from namespace ns.
+func waitTCP(lab *netlab.Lab, ns, addr string) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := lab.Output(ns, "bash", "-c", "exec 3<>/dev/tcp/"+strings.Replace(addr, ":", "/", 1)); err == nil {
+			return nil
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return fmt.Errorf("%s not reachable from %s", addr, ns)
+}
+
+// ---- self-test ----
+
+type pingOutcome struct {
+	name                 string
+	rtt, jitter          float64
+	wantLoss             float64
+	median, p95, gotLoss float64
+	rttOK, lossOK        bool
+	sent, received       int
+}
+
+func (r *runner) measurePing(name string, n int) (pingOutcome, error) {
+	p, err := r.profiles.Get(name)
+	if err != nil {
+		return pingOutcome{}, err
+	}
+	lab, err := r.newLab()
+	if err != nil {
+		return pingOutcome{}, err
+	}
+	for _, ns := range []string{"a", "b"} {
+		if err := lab.AddNS(ns); err != nil {
+			return pingOutcome{}, err
+		}
+	}
+	lk, err := lab.Connect("a", "b", p.Impairment())
+	if err != nil {
+		return pingOutcome{}, err
+	}
+	if _, err := lab.Start("b", nil, self(), "echo-server", "-addr", lk.AddrB+":7"); err != nil {
+		return pingOutcome{}, err
+	}
+	time.Sleep(300 * time.Millisecond)
+	var res struct {
+		Sent     int       `json:"sent"`
+		Received int       `json:"received"`
+		RTTsMs   []float64 `json:"rtts_ms"`
+	}
+	interval := 20 * time.Millisecond
+	if err := helper(lab, "a", &res, "ping", "-addr", lk.AddrB+":7", "-n", fmt.Sprint(n), "-interval", interval.String(),
+		"-wait", fmt.Sprint(time.Duration(p.RTTms*3+p.JitterMs*3+1000)*time.Millisecond)); err != nil {
+		return pingOutcome{}, err
+	}
+	slices.Sort(res.RTTsMs)
+	o := pingOutcome{name: name, rtt: p.RTTms, jitter: p.JitterMs, sent: res.Sent, received: res.Received}
+	o.wantLoss = 1 - (1-p.Loss)*(1-p.Loss) // both directions
+	o.gotLoss = 1 - float64(res.Received)/float64(res.Sent)
+	o.median, o.p95 = percentile(res.RTTsMs, 50), percentile(res.RTTsMs, 95)
+	// Tolerance: the median RTT within 5% + 2 ms of the profile (the
+	// jitter is symmetric around it); the loss within 4 standard errors
+	// of the round trip's (bursty losses are correlated: 4 more).
+	o.rttOK = math.Abs(o.median-o.rtt) <= 0.05*o.rtt+2
+	se := math.Sqrt(o.wantLoss*(1-o.wantLoss)/float64(n)) * math.Max(1, math.Sqrt(p.BurstLen))
+	o.lossOK = math.Abs(o.gotLoss-o.wantLoss) <= 4*se+1.0/float64(n)
+	return o, nil
+}
+
+type throughput struct {
+	name          string
+	mbit, pps     float64
+	emulatorMbit  float64
+	cc            string
+	dropsByQueue  int64
+	packetsMoved  int64
+	transferBytes int64
+}
+
+// measureTCP runs one TCP transfer from a to b over stages.
+func (r *runner) measureTCP(name, cc string, secs int, stages ...netlab.Impairment) (throughput, error) {
+	lab, err := r.newLab()
+	if err != nil {
+		return throughput{}, err
+	}
+	for _, ns := range []string{"a", "b"} {
+		if err := lab.AddNS(ns); err != nil {
+			return throughput{}, err
+		}
+	}
+	lk, err := lab.Connect("a", "b", stages...)
+	if err != nil {
+		return throughput{}, err
+	}
+	if _, err := lab.Start("b", nil, self(), "tcp-sink", "-addr", lk.AddrB+":5201"); err != nil {
+		return throughput{}, err
+	}
+	if err := waitTCP(lab, "a", lk.AddrB+":5201"); err != nil {
+		return throughput{}, err
+	}
+	in0, bytes0 := lk.AtoB.Out.Load(), lk.AtoB.BytesOut.Load()
+	start := time.Now()
+	var res struct {
+		CC    string  `json:"cc"`
+		Bytes int64   `json:"bytes"`
+		Mbit  float64 `json:"mbit_per_s"`
+	}
+	if err := helper(lab, "a", &res, "tcp-send", "-addr", lk.AddrB+":5201", "-cc", cc, "-d", fmt.Sprintf("%ds", secs)); err != nil {
+		return throughput{}, err
+	}
+	el := time.Since(start).Seconds()
+	moved := lk.AtoB.Out.Load() - in0
+	return throughput{name: name, cc: res.CC, mbit: res.Mbit, pps: float64(moved+lk.BtoA.Out.Load()) / el,
+		emulatorMbit: float64(lk.AtoB.BytesOut.Load()-bytes0) * 8 / el / 1e6, dropsByQueue: lk.AtoB.Dropped.Load(),
+		packetsMoved: moved, transferBytes: res.Bytes}, nil
+}
+
+func (r *runner) selftest() error {
+	names := make([]string, 0, len(r.profiles))
+	for n := range r.profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	b.WriteString("Each profile is one emulated link between two namespaces. A UDP echo measures it: 500 probes, 20 ms apart, from one side. The round-trip loss expected is 1-(1-loss)^2. Tolerances: median RTT within 5% + 2 ms of the profile's; loss within 4 standard errors (x sqrt(burst_len) for bursty loss) plus one probe.\n\n")
+	b.WriteString("| profile | RTT ms | jitter ms | median RTT ms | p95 RTT ms | round-trip loss expected | measured | RTT | loss |\n|---|---|---|---|---|---|---|---|---|\n")
+	var failed []string
+	for _, n := range names {
+		o, err := r.measurePing(n, 500)
+		if err != nil {
+			return fmt.Errorf("%s: %w", n, err)
+		}
+		fmt.Printf("%-22s rtt %6.1f median %7.2f p95 %7.2f loss want %.4f got %.4f\n", n, o.rtt, o.median, o.p95, o.wantLoss, o.gotLoss)
+		fmt.Fprintf(&b, "| %s | %.0f | %.0f | %.1f | %.1f | %.2f%% | %.2f%% | %s | %s |\n", n, o.rtt, o.jitter, o.median, o.p95,
+			o.wantLoss*100, o.gotLoss*100, okMark(o.rttOK), okMark(o.lossOK))
+		if !o.rttOK || !o.lossOK {
+			failed = append(failed, n)
+		}
+	}
+	clean, err := r.profiles.Get("loopback-clean-100ms")
+	if err != nil {
+		return err
+	}
+	ceiling, err := r.measureTCP("no delay", "cubic", 8, netlab.Impairment{})
+	if err != nil {
+		return err
+	}
+	link, err := r.measureTCP("clean 100 ms", "cubic", 15, clean.Impairment())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("emulator ceiling: %.0f Mbit/s, %.0f packets/s; clean 100 ms link: %.0f Mbit/s\n", ceiling.mbit, ceiling.pps, link.mbit)
+	fmt.Fprintf(&b, "\n## TCP throughput and the emulator's ceiling\n\nOne CUBIC flow between the namespaces (socket buffers up to 32 MB):\n\n| link | Mbit/s | packets/s through the emulator (both directions) |\n|---|---|---|\n| no delay, no loss (the emulator's ceiling) | %.0f | %.0f |\n| clean 100 ms | %.0f | %.0f |\n",
+		ceiling.mbit, ceiling.pps, link.mbit, link.pps)
+	fmt.Fprintf(&b, "\nThe emulator is one Go process reading and writing TUN devices, a packet per system call; on this 2-core machine it carries about %.0f packets/s (%.0f Mbit/s of 1500-byte packets). A 100 ms path needs a window of rate x 100 ms: the clean 100 ms link reached %.0f%% of the ceiling.\n",
+		ceiling.pps, ceiling.mbit, 100*link.mbit/ceiling.mbit)
+	if err := writeResult(r.out, "selftest", "Network lab self-test", "go run ./loadtest/cmd/netlab selftest", b.String(), nil); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("profiles outside tolerance: %v", failed)
+	}
+	return nil
+}
+
+func okMark(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "FAIL"
+}
+
+// ---- topologies with the edge ----
+
+// site is a running topology: where the client loads pages from.
+type site struct {
+	lab *netlab.Lab
+	url string
+}
+
+// direct: client --[last mile + backbone in series]-- origin.
+func (r *runner) direct(lastMile, backbone netlab.Profile) (*site, error) {
+	lab, err := r.newLab()
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range []string{"client", "origin"} {
+		if err := lab.AddNS(ns); err != nil {
+			return nil, err
+		}
+	}
+	lk, err := lab.Connect("client", "origin", lastMile.Impairment(), backbone.Impairment())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := lab.Start("origin", nil, self(), "origin", "-http", lk.AddrB+":8080", "-https", lk.AddrB+":443"); err != nil {
+		return nil, err
+	}
+	if err := waitTCP(lab, "client", lk.AddrB+":443"); err != nil {
+		return nil, err
+	}
+	return &site{lab: lab, url: "https://" + lk.AddrB}, nil
+}
+
+// viaEdge: client --[last mile]-- edge --[backbone]-- origin, with the
+// real lastmile edge caching in between.
+func (r *runner) viaEdge(lastMile, backbone netlab.Profile) (*site, error) {
+	if err := r.buildLastmile(); err != nil {
+		return nil, err
+	}
+	lab, err := r.newLab()
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range []string{"client", "edge", "origin"} {
+		if err := lab.AddNS(ns); err != nil {
+			return nil, err
+		}
+	}
+	user, err := lab.Connect("client", "edge", lastMile.Impairment())
+	if err != nil {
+		return nil, err
+	}
+	back, err := lab.Connect("edge", "origin", backbone.Impairment())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := lab.Start("origin", nil, self(), "origin", "-http", back.AddrB+":8080", "-https", back.AddrB+":443"); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "netlab-edge")
+	if err != nil {
+		return nil, err
+	}
+	cfg := fmt.Sprintf(`{
+	admin off
+	skip_install_trust
+	servers {
+		protocols h1 h2
+	}
+	quic
+}
+https://%s {
+	tls internal
+	alt_svc
+	edge_cache
+	reverse_proxy http://%s:8080
+}
+`, user.AddrB, back.AddrB)
+	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
+		return nil, err
+	}
+	abs, _ := filepath.Abs(r.lastmile)
+	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
+		return nil, err
+	}
+	if err := waitTCP(lab, "client", user.AddrB+":443"); err != nil {
+		return nil, err
+	}
+	if err := waitTCP(lab, "edge", back.AddrB+":8080"); err != nil {
+		return nil, err
+	}
+	return &site{lab: lab, url: "https://" + user.AddrB}, nil
+}
+
+func (r *runner) buildLastmile() error {
+	if _, err := os.Stat(r.lastmile); err == nil {
+		return nil
+	}
+	fmt.Println("building", r.lastmile)
+	cmd := exec.Command("go", "build", "-o", r.lastmile, "./edge")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	return cmd.Run()
+}
+
+// pageLoads runs the page-load workload from the client namespace.
+func (s *site) pageLoads(proto, mode string, runs int) (ttfb, load series, err error) {
+	var res []loadResult
+	if err := helper(s.lab, "client", &res, "pageload", "-url", s.url, "-proto", proto, "-mode", mode, "-runs", fmt.Sprint(runs)); err != nil {
+		return ttfb, load, err
+	}
+	var errs []error
+	for _, r := range res {
+		if r.Err != "" {
+			errs = append(errs, errors.New(r.Err))
+			continue
+		}
+		ttfb.Values = append(ttfb.Values, r.TTFBMs)
+		load.Values = append(load.Values, r.LoadMs)
+	}
+	if len(errs) > len(res)/10 {
+		return ttfb, load, fmt.Errorf("%d of %d page loads failed: %v", len(errs), len(res), errs[0])
+	}
+	return ttfb, load, nil
+}
+
+// ---- experiment 1: split loop ----
+
+func (r *runner) splitLoop() error {
+	wifi, err := r.profiles.Get("wifi-last-meters")
+	if err != nil {
+		return err
+	}
+	backbone, err := r.profiles.Get("backbone-2000km")
+	if err != nil {
+		return err
+	}
+	var ttfbs, loads []series
+	for _, topo := range []string{"direct", "via-edge"} {
+		for _, mode := range []string{"cold", "warm"} {
+			var s *site
+			if topo == "direct" {
+				s, err = r.direct(wifi, backbone)
+			} else {
+				s, err = r.viaEdge(wifi, backbone)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", topo, err)
+			}
+			t, l, err := s.pageLoads("h2", mode, r.runs)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", topo, mode, err)
+			}
+			t.Name, l.Name = topo+" "+mode, topo+" "+mode
+			ttfbs, loads = append(ttfbs, t), append(loads, l)
+			fmt.Printf("%-16s TTFB p50 %.0f ms, load p50 %.0f ms\n", t.Name, percentile(t.sorted(), 50), percentile(l.sorted(), 50))
+		}
+	}
+	order := func(ss []series) []series { return []series{ss[0], ss[2], ss[1], ss[3]} }
+	body := fmt.Sprintf(`Topologies over wifi-last-meters (10 ms, 5%% loss, 50 Mbit/s) and backbone-2000km (90 ms, no loss): direct = client to origin through both in series; via-edge = client to the lastmile edge over the last mile, edge to origin over the backbone, the edge caching (pages s-maxage=1 with stale-while-revalidate, images for a day). HTTP/2 over TLS from the client in both. A page load is the HTML, then 15 subresources in parallel (CSS, JS, 8 small images, 4 photos of 40 KB, a JSON API). Cold: a new connection per load; warm: one kept connection. %d loads per variant.
+
+## Time to first byte of the HTML (ms)
+
+%s
+## Full page load (ms)
+
+%s
+![full page load CDF](split-loop.svg)
+`, r.runs, percentileTable("ms", order(ttfbs)), percentileTable("ms", order(loads)))
+	return writeResult(r.out, "split-loop", "Experiment 1: split loop (direct vs via-edge)", "go run ./loadtest/cmd/netlab split-loop", body,
+		map[string]string{"split-loop.svg": cdfSVG("Full page load, wifi-last-meters + backbone-2000km", "ms", order(loads))})
+}
+
+// ---- experiment 2: QUIC on lossy mobile ----
+
+func (r *runner) quicMobile() error {
+	backbone, err := r.profiles.Get("backbone-2000km")
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	svgs := map[string]string{}
+	fmt.Fprintf(&b, "Via-edge topology: client to the lastmile edge over the mobile profile, edge to origin over backbone-2000km, the edge caching. Same edge, same content; the client speaks HTTP/2 over TCP or HTTP/3 over QUIC to the edge. A page load is the HTML and 15 subresources in parallel; cold = new connection per load, warm = one kept connection; %d loads per variant.\n", r.runs)
+	for _, name := range []string{"lte-india", "mobile-ru"} {
+		p, err := r.profiles.Get(name)
+		if err != nil {
+			return err
+		}
+		s, err := r.viaEdge(p, backbone)
+		if err != nil {
+			return err
+		}
+		var loads, ttfbs []series
+		for _, mode := range []string{"cold", "warm"} {
+			for _, proto := range []string{"h2", "h3"} {
+				t, l, err := s.pageLoads(proto, mode, r.runs)
+				if err != nil {
+					return fmt.Errorf("%s %s %s: %w", name, proto, mode, err)
+				}
+				t.Name, l.Name = proto+" "+mode, proto+" "+mode
+				ttfbs, loads = append(ttfbs, t), append(loads, l)
+				fmt.Printf("%-10s %-8s TTFB p50 %.0f ms, load p50 %.0f p95 %.0f ms\n", name, l.Name, percentile(t.sorted(), 50), percentile(l.sorted(), 50), percentile(l.sorted(), 95))
+			}
+		}
+		fmt.Fprintf(&b, "\n## %s (%s)\n\nTime to first byte (ms):\n\n%s\nFull page load (ms):\n\n%s\n![%s](quic-mobile-%s.svg)\n",
+			name, p.Source, percentileTable("ms", ttfbs), percentileTable("ms", loads), name, name)
+		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
+	}
+	return writeResult(r.out, "quic-mobile", "Experiment 2: HTTP/3 vs HTTP/2 on lossy mobile links", "go run ./loadtest/cmd/netlab quic-mobile", b.String(), svgs)
+}
+
+// ---- experiment 3: congestion control ----
+
+func (r *runner) congestionControl() error {
+	var names []string
+	var mbits []float64
+	var b strings.Builder
+	fmt.Fprintf(&b, "One TCP transfer of %d s between two namespaces, congestion control set per socket (TCP_CONGESTION, read back).\n\n| profile | congestion control | Mbit/s | emulator Mbit/s | packets dropped by the link |\n|---|---|---|---|---|\n", r.seconds)
+	for _, name := range []string{"long-fat-clean", "long-fat-lossy"} {
+		p, err := r.profiles.Get(name)
+		if err != nil {
+			return err
+		}
+		for _, cc := range []string{"cubic", "bbr"} {
+			t, err := r.measureTCP(name, cc, r.seconds, p.Impairment())
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", name, cc, err)
+			}
+			fmt.Printf("%-16s %-6s %7.1f Mbit/s\n", name, cc, t.mbit)
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %d |\n", name, t.cc, t.mbit, t.emulatorMbit, t.dropsByQueue)
+			names = append(names, strings.TrimPrefix(name, "long-fat-")+" "+cc)
+			mbits = append(mbits, t.mbit)
+		}
+	}
+	b.WriteString("\n![throughput](cc.svg)\n")
+	return writeResult(r.out, "cc", "Experiment 3: CUBIC vs BBR on a long fat lossy link", "go run ./loadtest/cmd/netlab cc", b.String(),
+		map[string]string{"cc.svg": barSVG("One TCP flow, 100 ms RTT, 1 Gbit/s link", "Mbit/s", names, mbits)})
+}
+
+// ---- smoke ----
+
+// smoke is the CI version: one profile's self-test and a few page loads
+// over HTTP/2 and HTTP/3 through the edge, in about a minute.
+func (r *runner) smoke() error {
+	o, err := r.measurePing("wifi-last-meters", 200)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("smoke: wifi-last-meters median RTT %.1f ms (profile %.0f), loss %.2f%% (expected %.2f%%)\n", o.median, o.rtt, o.gotLoss*100, o.wantLoss*100)
+	if !o.rttOK || !o.lossOK {
+		return fmt.Errorf("smoke: link outside tolerance")
+	}
+	wifi, _ := r.profiles.Get("wifi-last-meters")
+	backbone, _ := r.profiles.Get("backbone-2000km")
+	s, err := r.viaEdge(wifi, backbone)
+	if err != nil {
+		return err
+	}
+	for _, proto := range []string{"h2", "h3"} {
+		_, l, err := s.pageLoads(proto, "cold", 3)
+		if err != nil {
+			return fmt.Errorf("smoke %s: %w", proto, err)
+		}
+		if len(l.Values) != 3 {
+			return fmt.Errorf("smoke %s: %d of 3 page loads", proto, len(l.Values))
+		}
+		fmt.Printf("smoke: %s page loads via edge: %v ms\n", proto, l.Values)
+	}
+	return nil
+}

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	"golang.org/x/sys/unix"
+
+	"github.com/lastmile-edge/lastmile/edge/demoorigin"
+)
+
+// Helpers run inside the lab's namespaces: the lab re-executes this
+// binary with one of these subcommands and reads its JSON output.
+var helpers = map[string]func(args []string) error{
+	"echo-server": echoServer,
+	"ping":        ping,
+	"tcp-sink":    tcpSink,
+	"tcp-send":    tcpSend,
+	"origin":      origin,
+	"pageload":    pageLoadCmd,
+}
+
+func echoServer(args []string) error {
+	fs := flag.NewFlagSet("echo-server", flag.ExitOnError)
+	addr := fs.String("addr", ":7", "UDP address")
+	_ = fs.Parse(args)
+	pc, err := net.ListenPacket("udp", *addr)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 2048)
+	for {
+		n, from, err := pc.ReadFrom(buf)
+		if err != nil {
+			return err
+		}
+		_, _ = pc.WriteTo(buf[:n], from)
+	}
+}
+
+type pingResult struct {
+	Sent     int       `json:"sent"`
+	Received int       `json:"received"`
+	RTTsMs   []float64 `json:"rtts_ms"`
+}
+
+// ping sends numbered UDP probes at an interval and times their echoes.
+func ping(args []string) error {
+	fs := flag.NewFlagSet("ping", flag.ExitOnError)
+	addr := fs.String("addr", "", "echo server")
+	n := fs.Int("n", 200, "probes")
+	interval := fs.Duration("interval", 20*time.Millisecond, "between probes")
+	wait := fs.Duration("wait", 3*time.Second, "for the last echoes")
+	_ = fs.Parse(args)
+	conn, err := net.Dial("udp", *addr)
+	if err != nil {
+		return err
+	}
+	sent := make([]time.Time, *n)
+	res := pingResult{Sent: *n}
+	var mu sync.Mutex
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 64)
+		for {
+			_ = conn.SetReadDeadline(time.Now().Add(*wait))
+			k, err := conn.Read(buf)
+			if err != nil {
+				return
+			}
+			if k < 8 {
+				continue
+			}
+			i := int(binary.BigEndian.Uint64(buf))
+			mu.Lock()
+			if i < len(sent) && !sent[i].IsZero() {
+				res.RTTsMs = append(res.RTTsMs, float64(time.Since(sent[i]).Microseconds())/1000)
+				res.Received++
+				sent[i] = time.Time{}
+			}
+			mu.Unlock()
+		}
+	}()
+	probe := make([]byte, 64)
+	for i := range *n {
+		binary.BigEndian.PutUint64(probe, uint64(i))
+		mu.Lock()
+		sent[i] = time.Now()
+		mu.Unlock()
+		_, _ = conn.Write(probe)
+		time.Sleep(*interval)
+	}
+	<-done
+	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+func tcpSink(args []string) error {
+	fs := flag.NewFlagSet("tcp-sink", flag.ExitOnError)
+	addr := fs.String("addr", ":5201", "TCP address")
+	_ = fs.Parse(args)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return err
+		}
+		go func() { _, _ = io.Copy(io.Discard, c); c.Close() }()
+	}
+}
+
+type sendResult struct {
+	CC      string  `json:"cc"`
+	Bytes   int64   `json:"bytes"`
+	Seconds float64 `json:"seconds"`
+	Mbit    float64 `json:"mbit_per_s"`
+}
+
+// tcpSend sends as fast as TCP lets it for a while, with the congestion
+// control set on the socket (TCP_CONGESTION) and read back.
+func tcpSend(args []string) error {
+	fs := flag.NewFlagSet("tcp-send", flag.ExitOnError)
+	addr := fs.String("addr", "", "sink")
+	cc := fs.String("cc", "cubic", "congestion control")
+	dur := fs.Duration("d", 20*time.Second, "duration")
+	_ = fs.Parse(args)
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		var serr error
+		err := rc.Control(func(fd uintptr) {
+			serr = syscall.SetsockoptString(int(fd), syscall.IPPROTO_TCP, syscall.TCP_CONGESTION, *cc)
+		})
+		return errors.Join(err, serr)
+	}}
+	conn, err := d.Dial("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	rc, _ := conn.(*net.TCPConn).SyscallConn()
+	var got string
+	_ = rc.Control(func(fd uintptr) { got, _ = unix.GetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION) })
+	if got != *cc {
+		return fmt.Errorf("socket has congestion control %q, asked for %q", got, *cc)
+	}
+	buf := make([]byte, 256<<10)
+	start := time.Now()
+	var total int64
+	_ = conn.SetWriteDeadline(start.Add(*dur))
+	for time.Since(start) < *dur {
+		n, err := conn.Write(buf)
+		total += int64(n)
+		if err != nil {
+			break
+		}
+	}
+	secs := time.Since(start).Seconds()
+	return json.NewEncoder(os.Stdout).Encode(sendResult{CC: got, Bytes: total, Seconds: secs, Mbit: float64(total) * 8 / secs / 1e6})
+}
+
+// origin serves the demo origin over plain HTTP (for the edge) and over
+// HTTPS with HTTP/2 (for clients in the direct topology).
+func origin(args []string) error {
+	fs := flag.NewFlagSet("origin", flag.ExitOnError)
+	plain := fs.String("http", ":8080", "plain HTTP address")
+	secure := fs.String("https", ":443", "HTTPS address")
+	_ = fs.Parse(args)
+	h := demoorigin.New()
+	cert, err := selfSigned()
+	if err != nil {
+		return err
+	}
+	errc := make(chan error, 2)
+	go func() { errc <- (&http.Server{Addr: *plain, Handler: h}).ListenAndServe() }()
+	go func() {
+		srv := &http.Server{Addr: *secure, Handler: h, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}}}
+		errc <- srv.ListenAndServeTLS("", "")
+	}()
+	return <-errc
+}
+
+func selfSigned() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "lab origin"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
+}
+
+// loadResult is one page load as a browser would do it.
+type loadResult struct {
+	TTFBMs float64 `json:"ttfb_ms"`
+	LoadMs float64 `json:"load_ms"`
+	Err    string  `json:"err,omitempty"`
+}
+
+// pageLoadCmd loads a demo page and its 15 subresources (CSS, JS, 8
+// images, 4 photos of 40 KB, an API response) in parallel, runs times, on
+// a new connection each time (cold) or on one kept connection (warm).
+func pageLoadCmd(args []string) error {
+	fs := flag.NewFlagSet("pageload", flag.ExitOnError)
+	base := fs.String("url", "", "https://host")
+	proto := fs.String("proto", "h2", "h2 or h3")
+	runs := fs.Int("runs", 20, "page loads")
+	mode := fs.String("mode", "cold", "cold or warm")
+	_ = fs.Parse(args)
+	newClient := func() (*http.Client, func()) {
+		tlsConf := &tls.Config{InsecureSkipVerify: true} // lab certificates
+		if *proto == "h3" {
+			tr := &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: &quic.Config{}}
+			return &http.Client{Transport: tr, Timeout: 60 * time.Second}, func() { tr.Close() }
+		}
+		tr := &http.Transport{TLSClientConfig: tlsConf, ForceAttemptHTTP2: true}
+		return &http.Client{Transport: tr, Timeout: 60 * time.Second}, tr.CloseIdleConnections
+	}
+	var results []loadResult
+	var client *http.Client
+	var closeClient func()
+	if *mode == "warm" {
+		client, closeClient = newClient()
+		defer closeClient()
+		_ = loadPage(client, *base, 1) // opens the connection
+	}
+	for i := range *runs {
+		if *mode == "cold" {
+			client, closeClient = newClient()
+		}
+		r := loadPage(client, *base, i%5+1)
+		if *mode == "cold" {
+			closeClient()
+		}
+		results = append(results, r)
+	}
+	return json.NewEncoder(os.Stdout).Encode(results)
+}
+
+func loadPage(c *http.Client, base string, page int) loadResult {
+	start := time.Now()
+	var ttfb time.Duration
+	trace := &httptrace.ClientTrace{GotFirstResponseByte: func() { ttfb = time.Since(start) }}
+	ctx := httptrace.WithClientTrace(context.Background(), trace)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/page/"+strconv.Itoa(page), nil)
+	if err := fetch(c, req); err != nil {
+		return loadResult{Err: err.Error()}
+	}
+	paths := []string{"/static/app.css", "/static/app.js", "/api/products?page=" + strconv.Itoa(page)}
+	for i := range 8 {
+		paths = append(paths, fmt.Sprintf("/img/p%d-%d.svg", page, i))
+	}
+	for i := range 4 {
+		paths = append(paths, fmt.Sprintf("/photo/p%d-%d.jpg", page, i))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(paths))
+	for _, p := range paths {
+		wg.Go(func() {
+			req, _ := http.NewRequest(http.MethodGet, base+p, nil)
+			if err := fetch(c, req); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	res := loadResult{TTFBMs: ms(ttfb), LoadMs: ms(time.Since(start))}
+	if err := <-errs; err != nil {
+		res.Err = err.Error()
+	}
+	return res
+}
+
+func fetch(c *http.Client, req *http.Request) error {
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", req.URL.Path, resp.Status)
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

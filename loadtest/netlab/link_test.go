@@ -1,0 +1,96 @@
+package netlab
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// The stage's statistics match its parameters (deterministic seeds).
+func TestStageLossAndDelay(t *testing.T) {
+	for _, burst := range []float64{0, 6} {
+		s := newStage(Impairment{Delay: 50 * time.Millisecond, Jitter: 20 * time.Millisecond, Loss: 0.035, BurstLen: burst}, 42)
+		t0 := time.Unix(0, 0)
+		var lost, runs, runLen int
+		var sum time.Duration
+		n := 200000
+		prevLost := false
+		for i := range n {
+			// Spaced wider than the jitter, so the in-order clamp never
+			// stretches a delay (it does for packets in quick succession).
+			at := t0.Add(time.Duration(i) * 50 * time.Millisecond)
+			out, ok := s.pass(at, 1200)
+			if !ok {
+				lost++
+				runLen++
+				prevLost = true
+				continue
+			}
+			if prevLost {
+				runs++
+			}
+			prevLost = false
+			sum += out.Sub(at)
+		}
+		loss := float64(lost) / float64(n)
+		if math.Abs(loss-0.035) > 0.005 {
+			t.Errorf("burst %v: loss %.4f, want 0.035", burst, loss)
+		}
+		mean := sum / time.Duration(n-lost)
+		if mean < 49*time.Millisecond || mean > 52*time.Millisecond {
+			t.Errorf("burst %v: mean delay %v, want about 50ms", burst, mean)
+		}
+		meanRun := float64(lost) / float64(runs)
+		if burst > 1 && math.Abs(meanRun-burst) > 1 {
+			t.Errorf("mean loss burst %.2f packets, want %v", meanRun, burst)
+		}
+		if burst == 0 && meanRun > 1.1 {
+			t.Errorf("independent losses came in runs of %.2f", meanRun)
+		}
+	}
+}
+
+// The bottleneck serialises at its rate and drops beyond its queue.
+func TestStageRateAndQueue(t *testing.T) {
+	s := newStage(Impairment{RateBitsPerSec: 12e6, QueuePackets: 10}, 1) // 1 ms per 1500 B
+	t0 := time.Unix(0, 0)
+	var delivered int
+	var last time.Time
+	for range 100 { // a burst of 100 packets at once
+		if out, ok := s.pass(t0, 1500); ok {
+			delivered++
+			last = out
+		}
+	}
+	if delivered < 10 || delivered > 12 {
+		t.Fatalf("%d of a 100-packet burst passed a 10-packet queue", delivered)
+	}
+	if got := last.Sub(t0); got < 9*time.Millisecond || got > 12*time.Millisecond {
+		t.Fatalf("the last packet left after %v, want about 11 ms", got)
+	}
+}
+
+// Packets keep their order unless reordering is asked for.
+func TestStageOrder(t *testing.T) {
+	for _, reorder := range []float64{0, 0.05} {
+		s := newStage(Impairment{Delay: 10 * time.Millisecond, Jitter: 8 * time.Millisecond, Reorder: reorder}, 7)
+		t0 := time.Unix(0, 0)
+		var prev time.Time
+		overtaken := 0
+		for i := range 10000 {
+			out, _ := s.pass(t0.Add(time.Duration(i)*100*time.Microsecond), 100)
+			if out.Before(prev) {
+				overtaken++
+			}
+			if out.After(prev) {
+				prev = out
+			}
+		}
+		if reorder == 0 && overtaken != 0 {
+			t.Fatalf("%d packets reordered without reordering", overtaken)
+		}
+		if reorder > 0 && overtaken == 0 {
+			t.Fatal("no packet reordered")
+		}
+	}
+}
