@@ -1,6 +1,7 @@
 package netlab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +16,8 @@ import (
 // processes running in them. Close tears all of it down.
 type Lab struct {
 	prefix string
+	ctx    context.Context // canceled by Close: ends commands run by Output
+	cancel context.CancelFunc
 	mu     sync.Mutex
 	nss    []string
 	links  []*Link
@@ -42,7 +45,8 @@ func NewLab() (*Lab, error) {
 	if err := Requirements(); err != nil {
 		return nil, err
 	}
-	return &Lab{prefix: fmt.Sprintf("lmlab%d-", os.Getpid())}, nil
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Lab{prefix: fmt.Sprintf("lmlab%d-", os.Getpid()), ctx: ctx, cancel: cancel}, nil
 }
 
 // NS returns the full name of the lab's namespace short.
@@ -171,7 +175,7 @@ func (l *Lab) Start(short string, env []string, name string, args ...string) (*e
 // Output runs a command inside namespace short and returns its standard
 // output.
 func (l *Lab) Output(short string, name string, args ...string) ([]byte, error) {
-	cmd := exec.Command("ip", append([]string{"netns", "exec", l.NS(short), name}, args...)...)
+	cmd := exec.CommandContext(l.ctx, "ip", append([]string{"netns", "exec", l.NS(short), name}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -191,6 +195,7 @@ func (l *Lab) Close() error {
 		return nil
 	}
 	l.closed = true
+	l.cancel()
 	for _, p := range l.procs {
 		if p.Process != nil {
 			_ = syscall.Kill(-p.Process.Pid, syscall.SIGKILL)

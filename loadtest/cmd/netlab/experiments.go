@@ -24,6 +24,7 @@ type runner struct {
 	seconds  int
 	profiles netlab.Profiles
 	lastmile string
+	built    bool
 
 	mu  sync.Mutex
 	lab *netlab.Lab
@@ -343,11 +344,13 @@ https://%s {
 	return &site{lab: lab, url: "https://" + user.AddrB}, nil
 }
 
+// buildLastmile builds the edge from this checkout (incremental: a
+// second or two when nothing changed), so the lab never runs a stale one.
 func (r *runner) buildLastmile() error {
-	if _, err := os.Stat(r.lastmile); err == nil {
+	if r.built {
 		return nil
 	}
-	fmt.Println("building", r.lastmile)
+	r.built = true
 	cmd := exec.Command("go", "build", "-o", r.lastmile, "./edge")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	return cmd.Run()
