@@ -17,7 +17,13 @@ type policy struct {
 	heuristic      bool
 	swr, sie       time.Duration // -1: absent
 	explicitSIE    bool          // the origin sent stale-if-error itself
-	mustRevalidate bool          // must-revalidate, proxy-revalidate or s-maxage
+	explicitSWR    bool          // the origin sent stale-while-revalidate itself
+	mustRevalidate bool          // must-revalidate or proxy-revalidate
+	// sMaxAge: s-maxage implies proxy-revalidate (RFC 9111 section
+	// 5.2.2.10), except where the response itself grants serving stale:
+	// the more specific permission wins, as the common
+	// "s-maxage=1, stale-while-revalidate=59" expects.
+	sMaxAge bool
 	noCache        bool          // revalidate before every use
 	stripFields    []string      // qualified no-cache / private fields: never served from cache
 }
@@ -36,6 +42,19 @@ func heuristicStatus(code int) bool {
 	}
 	return false
 }
+
+// staleAllowed reports whether the entry may be served stale under a
+// permission that is not the origin's own stale-* directive (a client's
+// max-stale, a route default).
+func (p policy) staleAllowed() bool { return !p.mustRevalidate && !p.sMaxAge }
+
+// swrAllowed reports whether stale-while-revalidate applies.
+func (p policy) swrAllowed() bool {
+	return !p.mustRevalidate && !p.noCache && (!p.sMaxAge || p.explicitSWR)
+}
+
+// sieAllowed reports whether stale-if-error applies.
+func (p policy) sieAllowed() bool { return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge) }
 
 // understoodStatus are the final statuses this cache stores when the
 // response has explicit freshness.
@@ -87,7 +106,9 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	}
 
 	p.noCache = edge.noCache
-	p.mustRevalidate = edge.mustRevalidate || edge.proxyRevalidate || edge.sMaxAge >= 0
+	p.mustRevalidate = edge.mustRevalidate || edge.proxyRevalidate
+	p.sMaxAge = edge.sMaxAge >= 0
+	p.explicitSWR = edge.staleWhileRevalidate >= 0
 	p.stripFields = append(append([]string(nil), edge.noCacheFields...), edge.privateFields...)
 	p.swr = seconds(edge.staleWhileRevalidate, cfg.defaultSWR)
 	p.sie = seconds(edge.staleIfError, cfg.defaultSIE)

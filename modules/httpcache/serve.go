@@ -54,15 +54,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		return nil
 	}
 	staleness := -ttl
-	revalidateOnly := e.policy.mustRevalidate || e.policy.noCache || reqCC.noCache
-	if !revalidateOnly && ttl <= 0 {
-		if reqCC.maxStaleAny || (reqCC.maxStale >= 0 && staleness <= time.Duration(reqCC.maxStale)*time.Second) {
+	if ttl <= 0 && !e.policy.noCache && !reqCC.noCache {
+		if e.policy.staleAllowed() && (reqCC.maxStaleAny || (reqCC.maxStale >= 0 && staleness <= time.Duration(reqCC.maxStale)*time.Second)) {
 			metrics.staleServed.WithLabelValues("max-stale").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "max-stale"
 			h.serveEntry(w, r, e, cs, now)
 			return nil
 		}
-		if e.policy.swr >= 0 && staleness <= e.policy.swr {
+		if e.policy.swrAllowed() && e.policy.swr >= 0 && staleness <= e.policy.swr {
 			metrics.staleServed.WithLabelValues("stale-while-revalidate").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "stale-while-revalidate"
 			h.revalidateInBackground(e, key, r, next)
@@ -257,7 +256,7 @@ func (h *Handler) staleIfErrorAllowed(e *entry, reqCC directives, now time.Time)
 	}
 	// must-revalidate forbids stale unless the origin itself granted
 	// stale-if-error (a route default does not override it).
-	if e.policy.mustRevalidate && !e.policy.explicitSIE {
+	if !e.policy.sieAllowed() {
 		return false
 	}
 	return window >= 0 && staleness <= window

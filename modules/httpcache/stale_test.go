@@ -120,3 +120,26 @@ func TestStaleIfErrorDefault(t *testing.T) {
 		t.Fatalf("%d %q", r.status, r.body)
 	}
 }
+
+// s-maxage implies proxy-revalidate, but the origin's own
+// stale-while-revalidate beside it is honoured; must-revalidate is not
+// overridden by it.
+func TestSMaxAgeWithStaleWhileRevalidate(t *testing.T) {
+	o := newOrigin(t)
+	o.respond("/pattern", 200, "Cache-Control", "public, max-age=0, s-maxage=1, stale-while-revalidate=30")
+	o.respond("/strict", 200, "Cache-Control", "s-maxage=1, must-revalidate, stale-while-revalidate=30")
+	o.respond("/plain", 200, "Cache-Control", "s-maxage=1")
+	e := startCache(t, o, "stale_while_revalidate 30s")
+	for _, p := range []string{"/pattern", "/strict", "/plain"} {
+		e.get(t, p)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	if r := e.get(t, "/pattern"); !strings.Contains(r.cacheStatus(), "detail=stale-while-revalidate") {
+		t.Errorf("/pattern: %q", r.cacheStatus())
+	}
+	for _, p := range []string{"/strict", "/plain"} {
+		if r := e.get(t, p); strings.Contains(r.cacheStatus(), "; hit") {
+			t.Errorf("%s served stale: %q", p, r.cacheStatus())
+		}
+	}
+}
