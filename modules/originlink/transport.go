@@ -1,0 +1,298 @@
+// Package originlink is a reverse_proxy transport for the long, clean part
+// of the path: warm pools of HTTP/2 connections per origin, dialled at
+// start, kept alive with PINGs, replaced before the origin's idle timeout
+// and redialled with backoff, on sockets tuned for the path (congestion
+// control, buffers sized to its bandwidth-delay product,
+// TCP_NOTSENT_LOWAT, keep-alive probes, no Nagle), with their TCP_INFO
+// exported as metrics and on the admin API.
+package originlink
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
+	"go.uber.org/zap"
+	"golang.org/x/net/http2"
+)
+
+func init() {
+	caddy.RegisterModule(Transport{})
+}
+
+// Transport is the origin_link reverse_proxy transport.
+type Transport struct {
+	// Protocol to the origin: "h2" (HTTP/2 over TLS, the default when
+	// TLS is set), "h2c" (HTTP/2 over cleartext TCP, the default without
+	// TLS) or "h1" (HTTP/1.1 keep-alive, for origins that speak nothing
+	// else). An h2 origin that negotiates HTTP/1.1 is served over h1.
+	Protocol string `json:"protocol,omitempty"`
+
+	// TLS to the origin; session tickets are cached, so redials resume.
+	TLS *reverseproxy.TLSConfig `json:"tls,omitempty"`
+
+	// Warm lists origin addresses (host:port) whose pools are dialled at
+	// start. Others get a pool on first use.
+	Warm []string `json:"warm,omitempty"`
+
+	// PoolSize is the connections kept per origin. Default 4: enough
+	// streams for a busy edge (100+ each), several congestion windows,
+	// and a spare while one is replaced.
+	PoolSize int `json:"pool_size,omitempty"`
+
+	// CongestionControl by name. Default bbr where the kernel has it (it
+	// keeps its rate through random loss, where CUBIC collapses), else
+	// the system default with a warning.
+	CongestionControl string `json:"congestion_control,omitempty"`
+
+	// PathBandwidth (bits/s) and PathRTT size socket buffers and HTTP/2
+	// windows to the bandwidth-delay product. Unset, the kernel
+	// autotunes buffers and windows are 16 MiB per connection.
+	PathBandwidth int64          `json:"path_bandwidth,omitempty"`
+	PathRTT       caddy.Duration `json:"path_rtt,omitempty"`
+
+	// NotsentLowat is TCP_NOTSENT_LOWAT. Default 128 KiB: enough queued
+	// to keep a fast path busy, little enough that HTTP/2 can still
+	// reprioritise what it has not handed to the kernel.
+	NotsentLowat int `json:"notsent_lowat,omitempty"`
+
+	// KeepAlive is the idle time before TCP keep-alive probes. Default
+	// 15s, so a dead path is noticed between PINGs too.
+	KeepAlive caddy.Duration `json:"keep_alive,omitempty"`
+
+	// PingInterval is how often every link is PINGed. Default 10s.
+	PingInterval caddy.Duration `json:"ping_interval,omitempty"`
+
+	// ReplaceIdle replaces a link idle this long. Default 50s, under the
+	// 60-75 s idle timeouts of common origin servers.
+	ReplaceIdle caddy.Duration `json:"replace_idle,omitempty"`
+
+	// DialTimeout bounds a dial and TLS handshake. Default 3s: a dead
+	// origin fails requests fast.
+	DialTimeout caddy.Duration `json:"dial_timeout,omitempty"`
+
+	tuning    socketTuning
+	tlsConfig *tls.Config
+	h2        *http2.Transport
+	h1        *http.Transport
+	logger    *zap.Logger
+
+	mu    sync.Mutex
+	pools map[string]*pool
+}
+
+// CaddyModule returns the Caddy module information.
+func (Transport) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.reverse_proxy.transport.origin_link",
+		New: func() caddy.Module { return new(Transport) },
+	}
+}
+
+// Provision sets defaults, builds the transports and dials the warm pools.
+func (t *Transport) Provision(ctx caddy.Context) error {
+	t.logger = ctx.Logger()
+	t.pools = make(map[string]*pool)
+	if t.PoolSize == 0 {
+		t.PoolSize = 4
+	}
+	if t.NotsentLowat == 0 {
+		t.NotsentLowat = 128 << 10
+	}
+	if t.KeepAlive == 0 {
+		t.KeepAlive = caddy.Duration(15 * time.Second)
+	}
+	if t.PingInterval == 0 {
+		t.PingInterval = caddy.Duration(10 * time.Second)
+	}
+	if t.ReplaceIdle == 0 {
+		t.ReplaceIdle = caddy.Duration(50 * time.Second)
+	}
+	if t.DialTimeout == 0 {
+		t.DialTimeout = caddy.Duration(3 * time.Second)
+	}
+	if err := t.chooseCongestion(); err != nil {
+		return err
+	}
+	t.tuning = socketTuning{
+		congestion:   t.CongestionControl,
+		notsentLowat: t.NotsentLowat,
+		keepAlive:    net.KeepAliveConfig{Enable: true, Idle: time.Duration(t.KeepAlive), Interval: time.Duration(t.KeepAlive) / 3, Count: 3},
+	}
+	window := int64(16 << 20)
+	if bdp := t.bdp(); bdp > 0 {
+		t.tuning.bufferBytes = int(bdp)
+		window = max(bdp, 1<<20)
+	}
+	if t.TLS != nil {
+		cfg, err := t.TLS.MakeTLSClientConfig(ctx)
+		if err != nil {
+			return fmt.Errorf("origin_link TLS: %w", err)
+		}
+		cfg = cfg.Clone() // our ALPN must not leak into a shared config
+		cfg.NextProtos = []string{"h2", "http/1.1"}
+		if t.Protocol == "h1" {
+			cfg.NextProtos = []string{"http/1.1"}
+		}
+		if cfg.ClientSessionCache == nil {
+			cfg.ClientSessionCache = tls.NewLRUClientSessionCache(256)
+		}
+		t.tlsConfig = cfg
+	}
+	t.h1 = &http.Transport{
+		DialContext:         t.tuning.dialer(time.Duration(t.DialTimeout)).DialContext,
+		TLSClientConfig:     t.tlsConfig,
+		MaxIdleConnsPerHost: t.PoolSize * 8,
+		IdleConnTimeout:     time.Duration(t.ReplaceIdle),
+		ForceAttemptHTTP2:   false,
+		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{},
+	}
+	h2base := &http.Transport{HTTP2: &http.HTTP2Config{
+		MaxReceiveBufferPerConnection: int(min(window*2, 1<<30)),
+		MaxReceiveBufferPerStream:     int(min(window, 1<<30)),
+	}}
+	h2, err := http2.ConfigureTransports(h2base)
+	if err != nil {
+		return err
+	}
+	h2.AllowHTTP = t.TLS == nil
+	t.h2 = h2
+	registerPoolSet(t)
+	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return err
+	}
+	for _, addr := range t.Warm {
+		t.poolFor("tcp", addr)
+	}
+	return nil
+}
+
+func (t *Transport) bdp() int64 {
+	if t.PathBandwidth <= 0 || t.PathRTT <= 0 {
+		return 0
+	}
+	return int64(float64(t.PathBandwidth) / 8 * time.Duration(t.PathRTT).Seconds())
+}
+
+func (t *Transport) chooseCongestion() error {
+	have, err := availableCongestion()
+	if err != nil {
+		return err
+	}
+	switch {
+	case t.CongestionControl == "":
+		if slices.Contains(have, "bbr") {
+			t.CongestionControl = "bbr"
+		} else {
+			t.logger.Warn("bbr is not available in this kernel; origin links use the system default congestion control",
+				zap.Strings("available", have))
+		}
+	case !slices.Contains(have, t.CongestionControl):
+		return fmt.Errorf("origin_link: congestion control %q is not available (have %v)", t.CongestionControl, have)
+	}
+	return nil
+}
+
+// Validate checks the protocol and sizes.
+func (t *Transport) Validate() error {
+	switch t.Protocol {
+	case "", "h2", "h2c", "h1":
+	default:
+		return fmt.Errorf("origin_link: protocol %q: want h2, h2c or h1", t.Protocol)
+	}
+	if t.Protocol == "h2" && t.TLS == nil {
+		return errors.New("origin_link: protocol h2 needs tls (or use h2c)")
+	}
+	if t.Protocol == "h2c" && t.TLS != nil {
+		return errors.New("origin_link: h2c is cleartext; remove tls or use h2")
+	}
+	if t.PoolSize < 1 || t.PoolSize > 64 {
+		return fmt.Errorf("origin_link: pool_size %d: want 1 to 64", t.PoolSize)
+	}
+	return nil
+}
+
+// poolFor returns the pool of an origin address, creating (and dialling)
+// it on first use.
+func (t *Transport) poolFor(network, addr string) *pool {
+	t.mu.Lock()
+	if t.pools == nil {
+		t.mu.Unlock()
+		return nil // cleaned up: the config was replaced
+	}
+	p, ok := t.pools[addr]
+	if !ok {
+		p = newPool(t, network, addr)
+		t.pools[addr] = p
+	}
+	t.mu.Unlock()
+	if !ok {
+		p.start()
+	}
+	return p
+}
+
+// RoundTrip sends req to the upstream reverse_proxy chose.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	addr := req.URL.Host
+	network := "tcp"
+	if di, ok := reverseproxy.GetDialInfo(req.Context()); ok {
+		addr, network = di.Address, di.Network
+	}
+	if t.TLS != nil {
+		req.URL.Scheme = "https"
+	} else {
+		req.URL.Scheme = "http"
+	}
+	if t.Protocol == "h1" {
+		return t.h1.RoundTrip(req)
+	}
+	p := t.poolFor(network, addr)
+	if p == nil {
+		return nil, fmt.Errorf("%w %s: the transport was replaced by a reload", ErrNoLink, addr)
+	}
+	if p.http1.Load() {
+		return t.h1.RoundTrip(req)
+	}
+	return p.roundTrip(req)
+}
+
+// TLSEnabled is part of reverseproxy.TLSTransport.
+func (t *Transport) TLSEnabled() bool { return t.TLS != nil }
+
+// EnableTLS is part of reverseproxy.TLSTransport: reverse_proxy calls it
+// for https:// upstreams.
+func (t *Transport) EnableTLS(base *reverseproxy.TLSConfig) error {
+	t.TLS = base
+	return nil
+}
+
+// Cleanup closes the pools; links finish their streams first.
+func (t *Transport) Cleanup() error {
+	unregisterPoolSet(t)
+	t.mu.Lock()
+	pools := t.pools
+	t.pools = nil
+	t.mu.Unlock()
+	for _, p := range pools {
+		p.close()
+	}
+	t.h1.CloseIdleConnections()
+	return nil
+}
+
+// Interface guards
+var (
+	_ caddy.Provisioner         = (*Transport)(nil)
+	_ caddy.Validator           = (*Transport)(nil)
+	_ caddy.CleanerUpper        = (*Transport)(nil)
+	_ http.RoundTripper         = (*Transport)(nil)
+	_ reverseproxy.TLSTransport = (*Transport)(nil)
+)
