@@ -82,7 +82,11 @@ func startOrigin(addr string) (*originServer, error) {
 		return nil, fmt.Errorf("demo origin: %w", err)
 	}
 	h := demoorigin.New()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// HTTP/1.1 and cleartext HTTP/2: the edge's origin_link transport
+	// multiplexes requests over a few warm h2c connections.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols)}
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			fmt.Fprintln(os.Stderr, "demo origin:", err)

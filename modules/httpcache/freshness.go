@@ -23,9 +23,9 @@ type policy struct {
 	// 5.2.2.10), except where the response itself grants serving stale:
 	// the more specific permission wins, as the common
 	// "s-maxage=1, stale-while-revalidate=59" expects.
-	sMaxAge bool
-	noCache        bool          // revalidate before every use
-	stripFields    []string      // qualified no-cache / private fields: never served from cache
+	sMaxAge     bool
+	noCache     bool     // revalidate before every use
+	stripFields []string // qualified no-cache / private fields: never served from cache
 }
 
 // edgeFields are response fields meant for the edge only: they drive its

@@ -24,14 +24,14 @@ type OriginView struct {
 
 // LinkView is one connection: an `ss -ti` line.
 type LinkView struct {
-	Slot           int           `json:"slot"`
-	Local          string        `json:"local"`
-	Remote         string        `json:"remote"`
-	Age            time.Duration `json:"age_ns"`
-	StreamsActive  int           `json:"streams_active"`
-	PingRTT        time.Duration `json:"ping_rtt_ns"`
-	TCP            LinkInfo      `json:"tcp_info"`
-	HasTCPInfo     bool          `json:"has_tcp_info"`
+	Slot          int           `json:"slot"`
+	Local         string        `json:"local"`
+	Remote        string        `json:"remote"`
+	Age           time.Duration `json:"age_ns"`
+	StreamsActive int           `json:"streams_active"`
+	PingRTT       time.Duration `json:"ping_rtt_ns"`
+	TCP           LinkInfo      `json:"tcp_info"`
+	HasTCPInfo    bool          `json:"has_tcp_info"`
 }
 
 func (p *pool) view() OriginView {

@@ -21,12 +21,12 @@ func snapshot() []OriginView {
 	var out []OriginView
 	poolSets.Range(func(k, _ any) bool {
 		t := k.(*Transport)
-		t.mu.Lock()
-		pools := make([]*pool, 0, len(t.pools))
-		for _, p := range t.pools {
+		t.pools.mu.Lock()
+		pools := make([]*pool, 0, len(t.pools.pools))
+		for _, p := range t.pools.pools {
 			pools = append(pools, p)
 		}
-		t.mu.Unlock()
+		t.pools.mu.Unlock()
 		for _, p := range pools {
 			out = append(out, p.view())
 		}

@@ -29,11 +29,12 @@ func init() {
 
 // Transport is the origin_link reverse_proxy transport.
 type Transport struct {
-	// Protocol to the origin: "h2" (HTTP/2 over TLS, the default when
+	// Protocol to the origin (JSON origin_protocol, since reverse_proxy
+	// names the transport module with "protocol"): "h2" (HTTP/2 over TLS, the default when
 	// TLS is set), "h2c" (HTTP/2 over cleartext TCP, the default without
 	// TLS) or "h1" (HTTP/1.1 keep-alive, for origins that speak nothing
 	// else). An h2 origin that negotiates HTTP/1.1 is served over h1.
-	Protocol string `json:"protocol,omitempty"`
+	Protocol string `json:"origin_protocol,omitempty"`
 
 	// TLS to the origin; session tickets are cached, so redials resume.
 	TLS *reverseproxy.TLSConfig `json:"tls,omitempty"`
@@ -84,6 +85,11 @@ type Transport struct {
 	h1        *http.Transport
 	logger    *zap.Logger
 
+	pools *poolSet
+}
+
+// poolSet is a transport's pools by origin address.
+type poolSet struct {
 	mu    sync.Mutex
 	pools map[string]*pool
 }
@@ -99,7 +105,7 @@ func (Transport) CaddyModule() caddy.ModuleInfo {
 // Provision sets defaults, builds the transports and dials the warm pools.
 func (t *Transport) Provision(ctx caddy.Context) error {
 	t.logger = ctx.Logger()
-	t.pools = make(map[string]*pool)
+	t.pools = &poolSet{pools: make(map[string]*pool)}
 	if t.PoolSize == 0 {
 		t.PoolSize = 4
 	}
@@ -168,8 +174,10 @@ func (t *Transport) Provision(ctx caddy.Context) error {
 	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
 	}
-	for _, addr := range t.Warm {
-		t.poolFor("tcp", addr)
+	if t.Protocol != "h1" {
+		for _, addr := range t.Warm {
+			t.poolFor("tcp", addr)
+		}
 	}
 	return nil
 }
@@ -222,17 +230,18 @@ func (t *Transport) Validate() error {
 // poolFor returns the pool of an origin address, creating (and dialling)
 // it on first use.
 func (t *Transport) poolFor(network, addr string) *pool {
-	t.mu.Lock()
-	if t.pools == nil {
-		t.mu.Unlock()
+	ps := t.pools
+	ps.mu.Lock()
+	if ps.pools == nil {
+		ps.mu.Unlock()
 		return nil // cleaned up: the config was replaced
 	}
-	p, ok := t.pools[addr]
+	p, ok := ps.pools[addr]
 	if !ok {
 		p = newPool(t, network, addr)
-		t.pools[addr] = p
+		ps.pools[addr] = p
 	}
-	t.mu.Unlock()
+	ps.mu.Unlock()
 	if !ok {
 		p.start()
 	}
@@ -277,10 +286,11 @@ func (t *Transport) EnableTLS(base *reverseproxy.TLSConfig) error {
 // Cleanup closes the pools; links finish their streams first.
 func (t *Transport) Cleanup() error {
 	unregisterPoolSet(t)
-	t.mu.Lock()
-	pools := t.pools
-	t.pools = nil
-	t.mu.Unlock()
+	ps := t.pools
+	ps.mu.Lock()
+	pools := ps.pools
+	ps.pools = nil
+	ps.mu.Unlock()
 	for _, p := range pools {
 		p.close()
 	}

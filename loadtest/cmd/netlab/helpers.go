@@ -195,7 +195,12 @@ func origin(args []string) error {
 		return err
 	}
 	errc := make(chan error, 2)
-	go func() { errc <- (&http.Server{Addr: *plain, Handler: h}).ListenAndServe() }()
+	go func() {
+		srv := &http.Server{Addr: *plain, Handler: h, Protocols: new(http.Protocols)}
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true) // for origin_link's h2c
+		errc <- srv.ListenAndServe()
+	}()
 	go func() {
 		srv := &http.Server{Addr: *secure, Handler: h, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}}}
 		errc <- srv.ListenAndServeTLS("", "")
