@@ -20,6 +20,7 @@ import (
 	"net/http/httptrace"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -40,6 +41,7 @@ var helpers = map[string]func(args []string) error{
 	"tcp-send":    tcpSend,
 	"origin":      origin,
 	"pageload":    pageLoadCmd,
+	"fetch":       fetchCmd,
 }
 
 func echoServer(args []string) error {
@@ -188,22 +190,39 @@ func origin(args []string) error {
 	fs := flag.NewFlagSet("origin", flag.ExitOnError)
 	plain := fs.String("http", ":8080", "plain HTTP address")
 	secure := fs.String("https", ":443", "HTTPS address")
+	cc := fs.String("cc", "", "congestion control of the origin's sockets (accepted sockets inherit the listener's)")
 	_ = fs.Parse(args)
+	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
+		if *cc == "" {
+			return nil
+		}
+		var serr error
+		err := rc.Control(func(fd uintptr) { serr = unix.SetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION, *cc) })
+		return errors.Join(err, serr)
+	}}
 	h := demoorigin.New()
 	cert, err := selfSigned()
 	if err != nil {
 		return err
 	}
 	errc := make(chan error, 2)
+	pln, err := lc.Listen(context.Background(), "tcp", *plain)
+	if err != nil {
+		return err
+	}
+	sln, err := lc.Listen(context.Background(), "tcp", *secure)
+	if err != nil {
+		return err
+	}
 	go func() {
-		srv := &http.Server{Addr: *plain, Handler: h, Protocols: new(http.Protocols)}
+		srv := &http.Server{Handler: h, Protocols: new(http.Protocols)}
 		srv.Protocols.SetHTTP1(true)
 		srv.Protocols.SetUnencryptedHTTP2(true) // for origin_link's h2c
-		errc <- srv.ListenAndServe()
+		errc <- srv.Serve(pln)
 	}()
 	go func() {
-		srv := &http.Server{Addr: *secure, Handler: h, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}}}
-		errc <- srv.ListenAndServeTLS("", "")
+		srv := &http.Server{Handler: h, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}}}
+		errc <- srv.ServeTLS(sln, "", "")
 	}()
 	return <-errc
 }
@@ -320,3 +339,72 @@ func fetch(c *http.Client, req *http.Request) error {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+type fetchResult struct {
+	TTFBMs  []float64 `json:"ttfb_ms"`
+	TotalMs float64   `json:"total_ms"`
+	Bytes   int64     `json:"bytes"`
+	Mbit    float64   `json:"mbit_per_s"`
+	Errors  int       `json:"errors"`
+	Partial int       `json:"partial"` // bodies cut off at -max-time
+}
+
+// fetchCmd sends n GETs at once (plain HTTP/1.1, a connection each, as
+// the edge's users' requests arrive) and reports each one's time to first
+// byte, the total time and the throughput.
+func fetchCmd(args []string) error {
+	fs := flag.NewFlagSet("fetch", flag.ExitOnError)
+	url := fs.String("url", "", "URL; %d is replaced by the request's index")
+	n := fs.Int("n", 1, "parallel requests")
+	maxTime := fs.Duration("max-time", 5*time.Minute, "stop reading a body after this; its bytes so far count")
+	_ = fs.Parse(args)
+	tr := &http.Transport{MaxConnsPerHost: *n, MaxIdleConnsPerHost: *n, DisableCompression: true}
+	c := &http.Client{Transport: tr}
+	ctx, cancel := context.WithTimeout(context.Background(), *maxTime)
+	defer cancel()
+	var mu sync.Mutex
+	var res fetchResult
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range *n {
+		wg.Go(func() {
+			u := *url
+			if strings.Contains(u, "%d") {
+				u = fmt.Sprintf(u, i)
+			}
+			t0 := time.Now()
+			var ttfb time.Duration
+			trace := &httptrace.ClientTrace{GotFirstResponseByte: func() { ttfb = time.Since(t0) }}
+			req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, u, nil)
+			resp, err := c.Do(req)
+			var nb int64
+			partial := false
+			if err == nil {
+				nb, err = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if err != nil && ctx.Err() != nil && nb > 0 {
+					err, partial = nil, true
+				}
+				if err == nil && resp.StatusCode != 200 {
+					err = errors.New(resp.Status)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if partial {
+				res.Partial++
+			}
+			if err != nil {
+				res.Errors++
+				return
+			}
+			res.TTFBMs = append(res.TTFBMs, ms(ttfb))
+			res.Bytes += nb
+		})
+	}
+	wg.Wait()
+	el := time.Since(start)
+	res.TotalMs = ms(el)
+	res.Mbit = float64(res.Bytes) * 8 / el.Seconds() / 1e6
+	return json.NewEncoder(os.Stdout).Encode(res)
+}

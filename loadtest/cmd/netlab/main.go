@@ -7,6 +7,7 @@
 //	go run ./loadtest/cmd/netlab split-loop    # experiment 1: direct vs via-edge
 //	go run ./loadtest/cmd/netlab quic-mobile   # experiment 2: HTTP/3 vs HTTP/2 on lossy mobile
 //	go run ./loadtest/cmd/netlab cc            # experiment 3: CUBIC vs BBR on a long fat lossy link
+//	go run ./loadtest/cmd/netlab origin-link   # origin_link vs Caddy's default transport on that link
 //	go run ./loadtest/cmd/netlab smoke         # the short version CI runs
 //
 // It needs root and iproute2; without them it says so and exits (smoke
@@ -43,7 +44,7 @@ func main() {
 	lastmileBin := fs.String("lastmile", "loadtest/bin/lastmile", "the lastmile binary (built if missing)")
 	seconds := fs.Int("seconds", 20, "length of each transfer in the cc experiment")
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|cc|smoke [flags]")
+		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|cc|origin-link|smoke [flags]")
 		os.Exit(2)
 	}
 	cmd := os.Args[1]
@@ -66,6 +67,7 @@ func main() {
 	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, lastmile: *lastmileBin, seconds: *seconds}
 	exps := map[string]func() error{
 		"selftest": r.selftest, "split-loop": r.splitLoop, "quic-mobile": r.quicMobile, "cc": r.congestionControl, "smoke": r.smoke,
+		"origin-link": r.originLink,
 	}
 	run, ok := exps[cmd]
 	if !ok {
