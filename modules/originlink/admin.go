@@ -32,22 +32,41 @@ type LinkView struct {
 	PingRTT       time.Duration `json:"ping_rtt_ns"`
 	TCP           LinkInfo      `json:"tcp_info"`
 	HasTCPInfo    bool          `json:"has_tcp_info"`
+	QUIC          *QUICInfo     `json:"quic_info,omitempty"`
+}
+
+// QUICInfo is an HTTP/3 link's path as QUIC measures it.
+type QUICInfo struct {
+	SmoothedRTT   time.Duration `json:"smoothed_rtt_ns"`
+	RTTVar        time.Duration `json:"rtt_var_ns"`
+	MinRTT        time.Duration `json:"min_rtt_ns"`
+	BytesSent     uint64        `json:"bytes_sent"`
+	BytesReceived uint64        `json:"bytes_received"`
+	PacketsLost   uint64        `json:"packets_lost"`
 }
 
 func (p *pool) view() OriginView {
 	v := OriginView{Origin: p.addr, Protocol: "h2", Dials: p.dials.Load(), DialFailures: p.dialFailures.Load()}
-	if p.t.TLS == nil {
+	switch {
+	case p.t.Protocol == "h3":
+		v.Protocol = "h3"
+	case p.t.TLS == nil:
 		v.Protocol = "h2c"
 	}
 	if p.http1.Load() {
 		v.Protocol = "h1"
 	}
 	for _, l := range p.liveLinks() {
-		lv := LinkView{
-			Slot: l.slot, Local: l.tcp.LocalAddr().String(), Remote: l.tcp.RemoteAddr().String(),
-			Age: time.Since(l.created), StreamsActive: l.cc.State().StreamsActive, PingRTT: time.Duration(l.pingRTT.Load()),
+		lv := LinkView{Slot: l.slot, Age: time.Since(l.created), StreamsActive: l.cc.streams(), PingRTT: time.Duration(l.pingRTT.Load())}
+		if l.quic != nil {
+			st := l.quic.ConnectionStats()
+			lv.Local, lv.Remote = l.quic.LocalAddr().String(), l.quic.RemoteAddr().String()
+			lv.QUIC = &QUICInfo{SmoothedRTT: st.SmoothedRTT, RTTVar: st.MeanDeviation, MinRTT: st.MinRTT,
+				BytesSent: st.BytesSent, BytesReceived: st.BytesReceived, PacketsLost: st.PacketsLost}
+		} else {
+			lv.Local, lv.Remote = l.tcp.LocalAddr().String(), l.tcp.RemoteAddr().String()
+			lv.TCP, lv.HasTCPInfo = readLinkInfo(l.tcp)
 		}
-		lv.TCP, lv.HasTCPInfo = readLinkInfo(l.tcp)
 		v.Links = append(v.Links, lv)
 	}
 	return v

@@ -13,7 +13,7 @@ import (
 // UnmarshalCaddyfile sets up the transport:
 //
 //	transport origin_link {
-//		protocol h2|h2c|h1
+//		protocol h2|h2c|h3|h1
 //		warm <addr...>
 //		pool_size <n>
 //		congestion_control <name>

@@ -73,6 +73,12 @@ func (collector) Collect(ch chan<- prometheus.Metric) {
 			g := func(d *prometheus.Desc, v float64) {
 				ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, o.Origin, slot)
 			}
+			if l.QUIC != nil {
+				g(descs.rtt, l.QUIC.SmoothedRTT.Seconds())
+				g(descs.rttVar, l.QUIC.RTTVar.Seconds())
+				g(descs.ping, l.PingRTT.Seconds())
+				continue
+			}
 			g(descs.rtt, l.TCP.RTT.Seconds())
 			g(descs.rttVar, l.TCP.RTTVar.Seconds())
 			g(descs.cwnd, float64(l.TCP.CwndPackets))

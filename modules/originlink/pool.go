@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/quic-go/quic-go"
 	"go.uber.org/zap"
-	"golang.org/x/net/http2"
 )
 
 // errHTTP1Origin: the origin negotiated HTTP/1.1; requests to it go
@@ -23,11 +23,12 @@ var errHTTP1Origin = errors.New("origin speaks HTTP/1.1 only")
 // the pool is empty and a dial failed. reverse_proxy answers 502 at once.
 var ErrNoLink = errors.New("originlink: no connection to the origin")
 
-// link is one warm HTTP/2 connection of a pool.
+// link is one warm connection of a pool.
 type link struct {
 	slot     int
-	cc       *http2.ClientConn
-	tcp      net.Conn // the TCP socket under TLS, for TCP_INFO
+	cc       linkConn
+	tcp      net.Conn   // the TCP socket under TLS, for TCP_INFO (nil for HTTP/3)
+	quic     *quic.Conn // the QUIC connection of an HTTP/3 link
 	created  time.Time
 	lastBusy atomic.Int64 // unix nanos when it last had a stream
 	pingRTT  atomic.Int64 // ns, last PING
@@ -90,6 +91,9 @@ func (p *pool) dial(slot int) (*link, error) {
 	p.dials.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(p.t.DialTimeout))
 	defer cancel()
+	if p.t.Protocol == "h3" {
+		return p.dialQUIC(ctx, slot)
+	}
 	raw, err := p.t.tuning.dialContext(ctx, p.network, p.addr, time.Duration(p.t.DialTimeout))
 	if err != nil {
 		p.dialFailures.Add(1)
@@ -116,7 +120,24 @@ func (p *pool) dial(slot int) (*link, error) {
 		p.dialFailures.Add(1)
 		return nil, err
 	}
-	l := &link{slot: slot, cc: cc, tcp: raw, created: time.Now()}
+	l := &link{slot: slot, cc: h2Conn{cc}, tcp: raw, created: time.Now()}
+	l.lastBusy.Store(time.Now().UnixNano())
+	return l, nil
+}
+
+// dialQUIC opens an HTTP/3 link; QUIC keep-alives at the ping interval
+// keep it (and NAT state on the way) warm.
+func (p *pool) dialQUIC(ctx context.Context, slot int) (*link, error) {
+	qc, err := quic.DialAddr(ctx, p.addr, p.t.tlsConfig, &quic.Config{
+		KeepAlivePeriod: time.Duration(p.t.PingInterval),
+		MaxIdleTimeout:  3 * time.Duration(p.t.PingInterval),
+	})
+	if err != nil {
+		p.dialFailures.Add(1)
+		return nil, fmt.Errorf("QUIC handshake with %s: %w", p.addr, err)
+	}
+	cc := p.t.h3.NewClientConn(qc)
+	l := &link{slot: slot, cc: h3Conn{qc: qc, cc: cc, inFlight: new(atomic.Int64)}, quic: qc, created: time.Now()}
 	l.lastBusy.Store(time.Now().UnixNano())
 	return l, nil
 }
@@ -125,9 +146,7 @@ func (p *pool) dial(slot int) (*link, error) {
 func (p *pool) retire(l *link) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := l.cc.Shutdown(ctx); err != nil {
-		l.cc.Close()
-	}
+	l.cc.shutdown(ctx)
 }
 
 // maintain pings, replaces and redials until the pool stops.
@@ -157,7 +176,7 @@ func (p *pool) maintain() {
 				return
 			}
 			switch {
-			case l == nil || !l.cc.CanTakeNewRequest() || l.cc.State().Closed:
+			case l == nil || !l.cc.usable():
 				if now.Before(next[i]) {
 					continue
 				}
@@ -165,7 +184,7 @@ func (p *pool) maintain() {
 					p.mu.Lock()
 					p.links[i] = nil
 					p.mu.Unlock()
-					l.cc.Close()
+					l.cc.close()
 				}
 				if p.fill(i) {
 					backoff[i] = 0
@@ -174,7 +193,7 @@ func (p *pool) maintain() {
 					backoff[i] = min(max(2*backoff[i], 100*time.Millisecond), 5*time.Second)
 					next[i] = now.Add(backoff[i])
 				}
-			case l.cc.State().StreamsActive == 0 && now.Sub(time.Unix(0, l.lastBusy.Load())) >= time.Duration(p.t.ReplaceIdle):
+			case l.cc.streams() == 0 && now.Sub(time.Unix(0, l.lastBusy.Load())) >= time.Duration(p.t.ReplaceIdle):
 				// Replace before the origin's idle timeout closes it
 				// under a request; the new one is open first.
 				p.fill(i)
@@ -188,13 +207,13 @@ func (p *pool) maintain() {
 func (p *pool) ping(l *link) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(p.t.PingInterval))
 	defer cancel()
-	start := time.Now()
-	if err := l.cc.Ping(ctx); err != nil {
+	rtt, err := l.cc.ping(ctx)
+	if err != nil {
 		// A dead link: the next round replaces it.
-		l.cc.Close()
+		l.cc.close()
 		return
 	}
-	l.pingRTT.Store(int64(time.Since(start)))
+	l.pingRTT.Store(int64(rtt))
 }
 
 // roundTrip sends req on the least busy live link.
@@ -215,7 +234,7 @@ func (p *pool) roundTrip(req *http.Request) (*http.Response, error) {
 		l.lastBusy.Store(time.Now().UnixNano())
 		resp, err := l.cc.RoundTrip(req)
 		l.lastBusy.Store(time.Now().UnixNano())
-		if err != nil && !l.cc.CanTakeNewRequest() && (req.Body == nil || req.Body == http.NoBody) && attempt == 0 {
+		if err != nil && !l.cc.usable() && (req.Body == nil || req.Body == http.NoBody) && attempt == 0 {
 			// The link died under a body-less request that it had not
 			// started: try another link once.
 			continue
@@ -231,10 +250,10 @@ func (p *pool) pick() *link {
 	var best *link
 	bestLoad := 0
 	for _, l := range p.links {
-		if l == nil || !l.cc.CanTakeNewRequest() {
+		if l == nil || !l.cc.usable() {
 			continue
 		}
-		load := l.cc.State().StreamsActive + l.cc.State().StreamsPending
+		load := l.cc.streams()
 		if best == nil || load < bestLoad {
 			best, bestLoad = l, load
 		}
@@ -262,7 +281,7 @@ func (p *pool) liveLinks() []*link {
 	defer p.mu.Unlock()
 	var out []*link
 	for _, l := range p.links {
-		if l != nil && !l.cc.State().Closed {
+		if l != nil && l.cc.usable() {
 			out = append(out, l)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
+	"github.com/quic-go/quic-go/http3"
 	"go.uber.org/zap"
 	"golang.org/x/net/http2"
 )
@@ -30,10 +31,12 @@ func init() {
 // Transport is the origin_link reverse_proxy transport.
 type Transport struct {
 	// Protocol to the origin (JSON origin_protocol, since reverse_proxy
-	// names the transport module with "protocol"): "h2" (HTTP/2 over TLS, the default when
-	// TLS is set), "h2c" (HTTP/2 over cleartext TCP, the default without
-	// TLS) or "h1" (HTTP/1.1 keep-alive, for origins that speak nothing
-	// else). An h2 origin that negotiates HTTP/1.1 is served over h1.
+	// names the transport module with "protocol"): "h2" (HTTP/2 over TLS,
+	// the default when TLS is set), "h2c" (HTTP/2 over cleartext TCP, the
+	// default without TLS), "h3" (HTTP/3 over QUIC, TLS required; QUIC
+	// keep-alives and its own RTT estimate replace PINGs and TCP_INFO) or
+	// "h1" (HTTP/1.1 keep-alive, for origins that speak nothing else). An
+	// h2 origin that negotiates HTTP/1.1 is served over h1.
 	Protocol string `json:"origin_protocol,omitempty"`
 
 	// TLS to the origin; session tickets are cached, so redials resume.
@@ -82,6 +85,7 @@ type Transport struct {
 	tuning    socketTuning
 	tlsConfig *tls.Config
 	h2        *http2.Transport
+	h3        *http3.Transport
 	h1        *http.Transport
 	logger    *zap.Logger
 
@@ -143,9 +147,13 @@ func (t *Transport) Provision(ctx caddy.Context) error {
 			return fmt.Errorf("origin_link TLS: %w", err)
 		}
 		cfg = cfg.Clone() // our ALPN must not leak into a shared config
-		cfg.NextProtos = []string{"h2", "http/1.1"}
-		if t.Protocol == "h1" {
+		switch t.Protocol {
+		case "h1":
 			cfg.NextProtos = []string{"http/1.1"}
+		case "h3":
+			cfg.NextProtos = []string{http3.NextProtoH3}
+		default:
+			cfg.NextProtos = []string{"h2", "http/1.1"}
 		}
 		if cfg.ClientSessionCache == nil {
 			cfg.ClientSessionCache = tls.NewLRUClientSessionCache(256)
@@ -170,6 +178,7 @@ func (t *Transport) Provision(ctx caddy.Context) error {
 	}
 	h2.AllowHTTP = t.TLS == nil
 	t.h2 = h2
+	t.h3 = &http3.Transport{}
 	registerPoolSet(t)
 	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
@@ -211,12 +220,12 @@ func (t *Transport) chooseCongestion() error {
 // Validate checks the protocol and sizes.
 func (t *Transport) Validate() error {
 	switch t.Protocol {
-	case "", "h2", "h2c", "h1":
+	case "", "h2", "h2c", "h1", "h3":
 	default:
-		return fmt.Errorf("origin_link: protocol %q: want h2, h2c or h1", t.Protocol)
+		return fmt.Errorf("origin_link: protocol %q: want h2, h2c, h3 or h1", t.Protocol)
 	}
-	if t.Protocol == "h2" && t.TLS == nil {
-		return errors.New("origin_link: protocol h2 needs tls (or use h2c)")
+	if (t.Protocol == "h2" || t.Protocol == "h3") && t.TLS == nil {
+		return fmt.Errorf("origin_link: protocol %s needs tls", t.Protocol)
 	}
 	if t.Protocol == "h2c" && t.TLS != nil {
 		return errors.New("origin_link: h2c is cleartext; remove tls or use h2")
