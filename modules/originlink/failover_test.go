@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 )
 
 // An idle link is replaced before the origin's idle timeout would close
@@ -37,14 +34,7 @@ func TestIdleLinksAreReplaced(t *testing.T) {
 func TestFailoverWithHealthChecks(t *testing.T) {
 	a := startOrigin(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "a") })
 	b := startOrigin(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "b") })
-	port, admin := freePort(t), freePort(t)
-	cfg := fmt.Sprintf(`{
-	admin 127.0.0.1:%s
-	auto_https off
-	persist_config off
-}
-http://127.0.0.1:%s {
-	reverse_proxy %s %s {
+	e := startSite(t, fmt.Sprintf(`reverse_proxy %s %s {
 		lb_policy first
 		health_uri /health
 		health_interval 200ms
@@ -54,18 +44,8 @@ http://127.0.0.1:%s {
 			pool_size 2
 			dial_timeout 500ms
 		}
-	}
-}
-`, admin, port, a.addr, b.addr, a.addr, b.addr)
-	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cfg), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := caddy.Load(js, true); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = caddy.Stop() })
-	base := "http://127.0.0.1:" + port
+	}`, a.addr, b.addr, a.addr, b.addr))
+	base := e.base
 	if _, body := get(t, base+"/"); body != "a" {
 		t.Fatalf("first choice: %q", body)
 	}

@@ -55,21 +55,14 @@ type edge struct{ base, admin string }
 
 func startEdge(t *testing.T, origin string, options string) *edge {
 	t.Helper()
+	return startSite(t, fmt.Sprintf("reverse_proxy %s {\n\t\ttransport origin_link {\n\t\t\twarm %s\n\t\t\t%s\n\t\t}\n\t}", origin, origin, options))
+}
+
+// startSite runs Caddy with one site whose body is site.
+func startSite(t *testing.T, site string) *edge {
+	t.Helper()
 	port, admin := freePort(t), freePort(t)
-	cfg := fmt.Sprintf(`{
-	admin 127.0.0.1:%s
-	auto_https off
-	persist_config off
-}
-http://127.0.0.1:%s {
-	reverse_proxy %s {
-		transport origin_link {
-			warm %s
-			%s
-		}
-	}
-}
-`, admin, port, origin, origin, options)
+	cfg := fmt.Sprintf("{\n\tadmin 127.0.0.1:%s\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%s {\n\t%s\n}\n", admin, port, site)
 	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cfg), nil)
 	if err != nil {
 		t.Fatalf("adapt: %v\n%s", err, cfg)
