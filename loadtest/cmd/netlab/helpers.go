@@ -119,6 +119,19 @@ func ping(args []string) error {
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
 
+// congestionControl is a socket Control that sets TCP_CONGESTION (none
+// for ""); accepted sockets inherit a listener's.
+func congestionControl(cc string) func(network, address string, rc syscall.RawConn) error {
+	return func(_, _ string, rc syscall.RawConn) error {
+		if cc == "" {
+			return nil
+		}
+		var serr error
+		err := rc.Control(func(fd uintptr) { serr = unix.SetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION, cc) })
+		return errors.Join(err, serr)
+	}
+}
+
 func tcpSink(args []string) error {
 	fs := flag.NewFlagSet("tcp-sink", flag.ExitOnError)
 	addr := fs.String("addr", ":5201", "TCP address")
@@ -151,13 +164,7 @@ func tcpSend(args []string) error {
 	cc := fs.String("cc", "cubic", "congestion control")
 	dur := fs.Duration("d", 20*time.Second, "duration")
 	_ = fs.Parse(args)
-	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
-		var serr error
-		err := rc.Control(func(fd uintptr) {
-			serr = syscall.SetsockoptString(int(fd), syscall.IPPROTO_TCP, syscall.TCP_CONGESTION, *cc)
-		})
-		return errors.Join(err, serr)
-	}}
+	d := net.Dialer{Control: congestionControl(*cc)}
 	conn, err := d.Dial("tcp", *addr)
 	if err != nil {
 		return err
@@ -192,14 +199,7 @@ func origin(args []string) error {
 	secure := fs.String("https", ":443", "HTTPS address")
 	cc := fs.String("cc", "", "congestion control of the origin's sockets (accepted sockets inherit the listener's)")
 	_ = fs.Parse(args)
-	lc := net.ListenConfig{Control: func(_, _ string, rc syscall.RawConn) error {
-		if *cc == "" {
-			return nil
-		}
-		var serr error
-		err := rc.Control(func(fd uintptr) { serr = unix.SetsockoptString(int(fd), unix.IPPROTO_TCP, unix.TCP_CONGESTION, *cc) })
-		return errors.Join(err, serr)
-	}}
+	lc := net.ListenConfig{Control: congestionControl(*cc)}
 	h := demoorigin.New()
 	cert, err := selfSigned()
 	if err != nil {
