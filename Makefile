@@ -5,12 +5,12 @@ SHELL := /bin/bash
 GO ?= go
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: test deps go-test fuzz lab-smoke build
+.PHONY: test deps go-test web-test fuzz lab-smoke build
 
 # How long each fuzz target runs in `make test`; longer runs: make fuzz FUZZTIME=10m
 FUZZTIME ?= 10s
 
-test: deps go-test fuzz lab-smoke
+test: deps go-test web-test fuzz lab-smoke
 
 deps: $(CHROMIUM) web-client/node_modules/.package-lock.json
 	$(GO) mod download
@@ -25,6 +25,11 @@ web-client/node_modules/.package-lock.json: web-client/package-lock.json
 
 go-test:
 	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m ./...
+
+# The snippet: type check, build (failing over its 5 KB gzip budget) and
+# unit tests under Node's test runner.
+web-test:
+	cd web-client && npm test
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCacheControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
