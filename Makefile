@@ -30,6 +30,7 @@ go-test:
 # unit tests under Node's test runner.
 web-test:
 	cd web-client && npm test
+	git diff --exit-code -- web-client/dist/lastmile-rum.min.js || { echo "web-client/dist/lastmile-rum.min.js is stale: commit the rebuilt snippet" >&2; exit 1; }
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCacheControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
