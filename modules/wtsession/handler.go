@@ -129,7 +129,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 			metrics.open.Dec()
 			sessionsPerClient.release(client)
 		}()
-		s := newSession(sess, time.Duration(h.IdleTimeout))
+		s := newSession(sess, r, time.Duration(h.IdleTimeout))
 		defer s.stopIdleTimer()
 		h.session.ServeSession(s)
 		s.CloseWithError(0, "")
@@ -208,12 +208,13 @@ func (c *clientSessions) release(client string) {
 // every incoming stream and datagram.
 type Session struct {
 	*webtransport.Session
+	req   *http.Request
 	idle  time.Duration
 	timer *time.Timer
 }
 
-func newSession(s *webtransport.Session, idle time.Duration) *Session {
-	sess := &Session{Session: s, idle: idle}
+func newSession(s *webtransport.Session, r *http.Request, idle time.Duration) *Session {
+	sess := &Session{Session: s, req: r, idle: idle}
 	sess.timer = time.AfterFunc(idle, func() {
 		s.CloseWithError(sessionIdleCode, "idle timeout")
 	})
@@ -223,6 +224,10 @@ func newSession(s *webtransport.Session, idle time.Duration) *Session {
 // sessionIdleCode is the application error code a session closed for
 // idleness carries.
 const sessionIdleCode webtransport.SessionErrorCode = 0x1d1e
+
+// Request is the CONNECT request that opened the session (its headers:
+// User-Agent, Origin, ...).
+func (s *Session) Request() *http.Request { return s.req }
 
 // Touch resets the idle timer; session modules call it on activity the
 // accessors below do not see, such as data on an open stream.

@@ -1,0 +1,268 @@
+package rum
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/maypok86/otter/v2"
+	"go.uber.org/zap"
+	"golang.org/x/time/rate"
+
+	"github.com/lastmile-edge/lastmile"
+)
+
+func init() {
+	caddy.RegisterModule(Handler{})
+}
+
+// Handler serves the snippet, collects beacons and, optionally, injects
+// the snippet into HTML passing through.
+type Handler struct {
+	// Path of the collector. Default /lastmile/rum.
+	Path string `json:"path,omitempty"`
+	// Origins are page origins allowed to post beacons besides the
+	// site's own (CORS).
+	Origins []string `json:"origins,omitempty"`
+	// RateLimit is beacons per second per client IP, with a burst of 4x.
+	// Default 2: a page view sends one.
+	RateLimit float64 `json:"rate_limit,omitempty"`
+	// RegionHeader names a request header (set in front of the edge, for
+	// example by a geo lookup) whose value labels metrics; Regions lists
+	// the values kept as labels (others are "other").
+	RegionHeader string   `json:"region_header,omitempty"`
+	Regions      []string `json:"regions,omitempty"`
+	// Inject adds the snippet's <script> tag to HTML responses.
+	Inject bool `json:"inject,omitempty"`
+	// SampleRate and RespectPrivacy configure the injected snippet.
+	SampleRate     float64 `json:"sample_rate,omitempty"`
+	RespectPrivacy bool    `json:"respect_privacy,omitempty"`
+	// RawSink appends accepted beacons as JSON lines to a rotating file.
+	RawSink *RawSink `json:"raw_sink,omitempty"`
+
+	snippetPath string
+	limiter     *clientLimiter
+	sink        *sink
+	logger      *zap.Logger
+}
+
+// CaddyModule returns the Caddy module information.
+func (Handler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.rum",
+		New: func() caddy.Module { return new(Handler) },
+	}
+}
+
+// snippetVersion names the snippet by its content, so its URL can be
+// cached forever.
+var snippetVersion = func() string {
+	sum := sha256.Sum256(lastmile.RUMSnippet)
+	return hex.EncodeToString(sum[:6])
+}()
+
+// Provision sets defaults and opens the raw sink.
+func (h *Handler) Provision(ctx caddy.Context) error {
+	h.logger = ctx.Logger()
+	if h.Path == "" {
+		h.Path = "/lastmile/rum"
+	}
+	if h.RateLimit == 0 {
+		h.RateLimit = 2
+	}
+	if h.SampleRate == 0 {
+		h.SampleRate = 1
+	}
+	h.snippetPath = h.Path + "." + snippetVersion + ".js"
+	h.limiter = newClientLimiter(rate.Limit(h.RateLimit), int(max(1, 4*h.RateLimit)))
+	if h.RawSink != nil {
+		s, err := h.RawSink.open()
+		if err != nil {
+			return err
+		}
+		h.sink = s
+	}
+	return registerMetrics(ctx.GetMetricsRegistry())
+}
+
+// Validate checks the settings.
+func (h *Handler) Validate() error {
+	if !strings.HasPrefix(h.Path, "/") {
+		return fmt.Errorf("rum: path %q must start with /", h.Path)
+	}
+	if h.RateLimit < 0 || h.SampleRate < 0 || h.SampleRate > 1 {
+		return errors.New("rum: rate_limit must be positive and sample_rate within 0..1")
+	}
+	for _, o := range h.Origins {
+		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" {
+			return fmt.Errorf("rum: origin %q: want scheme://host[:port]", o)
+		}
+	}
+	return nil
+}
+
+// Cleanup closes the raw sink.
+func (h *Handler) Cleanup() error {
+	if h.sink != nil {
+		return h.sink.close()
+	}
+	return nil
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	switch r.URL.Path {
+	case h.Path:
+		return h.collect(w, r)
+	case h.snippetPath:
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		http.ServeContent(w, r, "", time.Time{}, strings.NewReader(string(lastmile.RUMSnippet)))
+		return nil
+	}
+	if h.Inject && wantsHTML(r) {
+		return h.inject(w, r, next)
+	}
+	return next.ServeHTTP(w, r)
+}
+
+// collect takes one beacon over HTTP. It answers at once: decoding and
+// counting are cheap, the raw sink never blocks.
+func (h *Handler) collect(w http.ResponseWriter, r *http.Request) error {
+	origin := r.Header.Get("Origin")
+	allowed := origin == "" || h.originAllowed(origin, r)
+	if allowed && origin != "" {
+		w.Header().Set("Access-Control-Allow-Origin", origin)
+		w.Header().Set("Vary", "Origin")
+	}
+	switch {
+	case r.Method == http.MethodOptions && allowed:
+		w.Header().Set("Access-Control-Allow-Methods", "POST")
+		w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+		w.Header().Set("Access-Control-Max-Age", "86400")
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	case r.Method != http.MethodPost:
+		return h.refuse(w, "method", http.StatusMethodNotAllowed)
+	case !allowed:
+		return h.refuse(w, "origin", http.StatusForbidden)
+	case !h.limiter.allow(clientIP(r)):
+		return h.refuse(w, "rate_limited", http.StatusTooManyRequests)
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBeaconBytes+1))
+	if err != nil {
+		return h.refuse(w, "malformed", http.StatusBadRequest)
+	}
+	b, err := DecodeBeacon(body)
+	if err != nil {
+		var de *DecodeError
+		errors.As(err, &de)
+		status := http.StatusBadRequest
+		if de.Reason == "too_large" {
+			status = http.StatusRequestEntityTooLarge
+		}
+		return h.refuse(w, de.Reason, status)
+	}
+	h.accept(b, body, "http", requestContext(r, h.RegionHeader))
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (h *Handler) accept(b *Beacon, raw []byte, transport string, ctx clientContext) {
+	metrics.beacons.WithLabelValues(transport).Inc()
+	observe(b, ctx, h.Regions)
+	if h.sink != nil {
+		h.sink.write(raw, ctx, transport)
+	}
+}
+
+func (h *Handler) refuse(w http.ResponseWriter, reason string, status int) error {
+	metrics.rejected.WithLabelValues(reason).Inc()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, err := io.WriteString(w, "beacon refused: "+reason+"\n")
+	return err
+}
+
+func (h *Handler) originAllowed(origin string, r *http.Request) bool {
+	if u, err := url.Parse(origin); err == nil && strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, o := range h.Origins {
+		if strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	return false
+}
+
+// clientContext is what labels a beacon besides its own fields.
+type clientContext struct {
+	ip, browser, device, region string
+}
+
+func requestContext(r *http.Request, regionHeader string) clientContext {
+	ua := r.Header.Get("User-Agent")
+	c := clientContext{ip: clientIP(r), browser: browserLabel(ua), device: deviceLabel(ua, r.Header.Get("Sec-Ch-Ua-Mobile"))}
+	if regionHeader != "" {
+		c.region = r.Header.Get(regionHeader)
+	}
+	return c
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// clientLimiter holds a token bucket per client IP. otter bounds how many
+// it keeps (the least recently seen go first), so a flood of addresses
+// cannot grow it.
+type clientLimiter struct {
+	limit   rate.Limit
+	burst   int
+	buckets *otter.Cache[string, *rate.Limiter]
+}
+
+func newClientLimiter(limit rate.Limit, burst int) *clientLimiter {
+	return &clientLimiter{limit: limit, burst: burst, buckets: otter.Must(&otter.Options[string, *rate.Limiter]{MaximumSize: 100_000})}
+}
+
+func (l *clientLimiter) allow(ip string) bool {
+	b, _ := l.buckets.ComputeIfAbsent(ip, func() (*rate.Limiter, bool) { return rate.NewLimiter(l.limit, l.burst), false })
+	return b.Allow()
+}
+
+func wantsHTML(r *http.Request) bool {
+	return r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// scriptTag is the tag injected before </head>.
+func (h *Handler) scriptTag() string {
+	tag := `<script src="` + h.snippetPath + `" async data-endpoint="` + h.Path + `" data-sample="` + strconv.FormatFloat(h.SampleRate, 'f', -1, 64) + `"`
+	if h.RespectPrivacy {
+		tag += ` data-privacy`
+	}
+	return tag + `></script>`
+}
+
+// Interface guards
+var (
+	_ caddy.Provisioner           = (*Handler)(nil)
+	_ caddy.Validator             = (*Handler)(nil)
+	_ caddy.CleanerUpper          = (*Handler)(nil)
+	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
+)

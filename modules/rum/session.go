@@ -1,0 +1,74 @@
+package rum
+
+import (
+	"errors"
+
+	"github.com/caddyserver/caddy/v2"
+	"golang.org/x/time/rate"
+
+	"github.com/lastmile-edge/lastmile/modules/wtsession"
+)
+
+func init() {
+	caddy.RegisterModule(Session{})
+}
+
+// Session takes beacons as WebTransport datagrams on a session the page
+// already has open to the edge: no request, no headers, one packet.
+type Session struct {
+	// RegionHeader and Regions label metrics as the rum handler's do,
+	// from the CONNECT request's headers.
+	RegionHeader string   `json:"region_header,omitempty"`
+	Regions      []string `json:"regions,omitempty"`
+	// RateLimit is datagrams per second per session. Default 2.
+	RateLimit float64 `json:"rate_limit,omitempty"`
+}
+
+// CaddyModule returns the Caddy module information.
+func (Session) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "webtransport.sessions.rum",
+		New: func() caddy.Module { return new(Session) },
+	}
+}
+
+// Provision sets the default rate and registers the metrics.
+func (s *Session) Provision(ctx caddy.Context) error {
+	if s.RateLimit == 0 {
+		s.RateLimit = 2
+	}
+	return registerMetrics(ctx.GetMetricsRegistry())
+}
+
+// ServeSession counts every datagram that decodes as a beacon.
+func (s *Session) ServeSession(sess *wtsession.Session) {
+	ctx := sess.Context()
+	limiter := rate.NewLimiter(rate.Limit(s.RateLimit), int(max(1, 4*s.RateLimit)))
+	cc := requestContext(sess.Request(), s.RegionHeader)
+	for {
+		data, err := sess.ReceiveDatagram(ctx)
+		if err != nil {
+			return
+		}
+		if !limiter.Allow() {
+			metrics.rejected.WithLabelValues("rate_limited").Inc()
+			continue
+		}
+		b, err := DecodeBeacon(data)
+		if err != nil {
+			var de *DecodeError
+			if errors.As(err, &de) {
+				metrics.rejected.WithLabelValues(de.Reason).Inc()
+			}
+			continue
+		}
+		metrics.beacons.WithLabelValues("webtransport").Inc()
+		observe(b, cc, s.Regions)
+	}
+}
+
+// Interface guards
+var (
+	_ caddy.Provisioner        = (*Session)(nil)
+	_ wtsession.SessionHandler = (*Session)(nil)
+)

@@ -1,0 +1,80 @@
+package rum
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/DeRuina/timberjack"
+)
+
+// RawSink appends accepted beacons as JSON lines to a file rotated by
+// size (timberjack, the rotating writer Caddy's own log files use).
+type RawSink struct {
+	Path       string `json:"path"`
+	MaxSizeMB  int    `json:"max_size_mb,omitempty"`
+	MaxBackups int    `json:"max_backups,omitempty"`
+}
+
+// sink writes in its own goroutine; a full queue drops (and counts)
+// rather than holding up a request.
+type sink struct {
+	w     *timberjack.Logger
+	queue chan []byte
+	done  chan struct{}
+	once  sync.Once
+}
+
+func (rs *RawSink) open() (*sink, error) {
+	if rs.Path == "" {
+		return nil, errors.New("rum: raw_sink needs a path")
+	}
+	if rs.MaxSizeMB == 0 {
+		rs.MaxSizeMB = 100
+	}
+	if rs.MaxBackups == 0 {
+		rs.MaxBackups = 10
+	}
+	s := &sink{
+		w:     &timberjack.Logger{Filename: rs.Path, MaxSize: rs.MaxSizeMB, MaxBackups: rs.MaxBackups},
+		queue: make(chan []byte, 4096),
+		done:  make(chan struct{}),
+	}
+	go s.run()
+	return s, nil
+}
+
+func (s *sink) run() {
+	defer close(s.done)
+	for line := range s.queue {
+		_, _ = s.w.Write(line)
+	}
+}
+
+type sinkLine struct {
+	Time      time.Time       `json:"time"`
+	Transport string          `json:"transport"`
+	Browser   string          `json:"browser"`
+	Device    string          `json:"device"`
+	Region    string          `json:"region,omitempty"`
+	Beacon    json.RawMessage `json:"beacon"`
+}
+
+// write queues one beacon (already validated JSON); no IP is written.
+func (s *sink) write(raw []byte, ctx clientContext, transport string) {
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(sinkLine{Time: time.Now().UTC(), Transport: transport, Browser: ctx.browser, Device: ctx.device, Region: ctx.region, Beacon: raw})
+	select {
+	case s.queue <- buf.Bytes():
+	default:
+		metrics.sinkDropped.Inc()
+	}
+}
+
+func (s *sink) close() error {
+	s.once.Do(func() { close(s.queue) })
+	<-s.done
+	return s.w.Close()
+}
