@@ -10,6 +10,7 @@ import (
 	_ "github.com/lastmile-edge/lastmile/modules/httpcache"
 	_ "github.com/lastmile-edge/lastmile/modules/originlink"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
+	_ "github.com/lastmile-edge/lastmile/modules/rum"
 	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
 )
 
