@@ -35,6 +35,7 @@ web-test:
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCacheControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseVary$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeBeacon$$' -fuzztime=$(FUZZTIME) ./modules/rum/
 
 # The network lab's short run: one profile's self-test and page loads over
 # HTTP/2 and HTTP/3 through the edge (skipped, saying why, without root).
