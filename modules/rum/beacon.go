@@ -30,6 +30,7 @@ type Beacon struct {
 	R  map[string][3]float64 `json:"r"`
 	RP map[string]float64    `json:"rp"`
 	SL [][3]any              `json:"sl"`
+	RC map[string]float64    `json:"rc"`
 	E  [3]any                `json:"e"`
 }
 
@@ -131,12 +132,17 @@ func (b *Beacon) validate() error {
 			return reject("range", "web vital %d = %v", i, v)
 		}
 	}
-	if len(b.R) > maxMapKeys || len(b.RP) > maxMapKeys || len(b.SL) > maxSlowest {
+	if len(b.R) > maxMapKeys || len(b.RP) > maxMapKeys || len(b.RC) > maxMapKeys || len(b.SL) > maxSlowest {
 		return reject("range", "too many entries")
 	}
 	for k, s := range b.R {
 		if len(k) > maxStringLen || !inRange(s[0], 0, 1e5) || !inRange(s[1], 0, maxBytes) || !inRange(s[2], 0, 1e9) {
 			return reject("range", "resource summary %q", k)
+		}
+	}
+	for k, n := range b.RC {
+		if len(k) > maxStringLen || !inRange(n, 0, 1e5) {
+			return reject("range", "cache count %q", k)
 		}
 	}
 	for k, n := range b.RP {

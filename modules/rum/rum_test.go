@@ -309,3 +309,15 @@ func TestRawSink(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The per-client limiter keeps a bounded number of clients.
+func TestLimiterIsBounded(t *testing.T) {
+	l := newClientLimiter(1, 1)
+	for i := range 150_000 {
+		l.allow("198.18." + strconv.Itoa(i>>8&255) + "." + strconv.Itoa(i&255) + ":" + strconv.Itoa(i))
+	}
+	l.buckets.CleanUp()
+	if n := l.buckets.EstimatedSize(); n > 100_000 {
+		t.Fatalf("%d limiters kept", n)
+	}
+}

@@ -30,6 +30,8 @@ export interface Beacon {
   rp: Record<string, number>;
   /** slowest resources: [template, ms, initiator] */
   sl: [string, number, string][];
+  /** resource count by the edge's cache outcome (their Server-Timing) */
+  rc: Record<string, number>;
   /** the edge's view of the document: cache outcome, edge ms, origin ms (-1 unknown) */
   e: [string, number, number];
 }
@@ -67,12 +69,14 @@ export interface ResourceEntry {
   duration: number;
   transferSize?: number;
   nextHopProtocol?: string;
+  serverTiming?: readonly ServerTimingEntry[];
 }
 
 /** summarizeResources counts, weighs and times resources, and keeps the slowest. */
-export function summarizeResources(entries: ResourceEntry[], base: string, slowest: number): Pick<Beacon, 'r' | 'rp' | 'sl'> {
+export function summarizeResources(entries: ResourceEntry[], base: string, slowest: number): Pick<Beacon, 'r' | 'rp' | 'sl' | 'rc'> {
   const r: ResourceSummary = {};
   const rp: Record<string, number> = {};
+  const rc: Record<string, number> = {};
   for (const e of entries) {
     const k = (e.initiatorType || 'other').slice(0, 16);
     const s = (r[k] ||= [0, 0, 0]);
@@ -81,12 +85,14 @@ export function summarizeResources(entries: ResourceEntry[], base: string, slowe
     s[2] += Math.round(e.duration);
     const p = (e.nextHopProtocol || 'unknown').slice(0, 16);
     rp[p] = (rp[p] || 0) + 1;
+    const c = edgeTiming(e.serverTiming)[0];
+    if (c) rc[c] = (rc[c] || 0) + 1;
   }
   const sl = [...entries]
     .sort((a, b) => b.duration - a.duration)
     .slice(0, slowest)
     .map((e): [string, number, string] => [templateURL(e.name, base), Math.round(e.duration), e.initiatorType]);
-  return { r, rp, sl };
+  return { r, rp, sl, rc };
 }
 
 /** The subset of PerformanceServerTiming used here. */

@@ -22,12 +22,13 @@ test('resources are summarised by initiator and protocol, slowest named', () => 
     { name: '/app.css', initiatorType: 'link', duration: 30.4, transferSize: 1000, nextHopProtocol: 'h3' },
     { name: '/api/items/9?x=1', initiatorType: 'fetch', duration: 250.6, transferSize: 2000, nextHopProtocol: 'h3' },
     { name: '/img/1.jpg', initiatorType: 'img', duration: 120, transferSize: 40000, nextHopProtocol: 'h2' },
-    { name: '/img/2.jpg', initiatorType: 'img', duration: 80, transferSize: 40000, nextHopProtocol: 'h2' },
+    { name: '/img/2.jpg', initiatorType: 'img', duration: 80, transferSize: 40000, nextHopProtocol: 'h2', serverTiming: [{ name: 'cache', duration: 0, description: 'hit' }] },
   ];
   const s = summarizeResources(entries, base, 2);
   assert.deepEqual(s.r.img, [2, 80000, 200]);
   assert.deepEqual(s.rp, { h3: 2, h2: 2 });
   assert.deepEqual(s.sl, [['/api/items/:id', 251, 'fetch'], ['/img/1.jpg', 120, 'img']]);
+  assert.deepEqual(s.rc, { hit: 1 });
 });
 
 test("the edge's Server-Timing is read", () => {
@@ -66,4 +67,9 @@ test('sampling and privacy signals', () => {
   assert.equal(shouldCollect(1, true, { globalPrivacyControl: true }, 0), false);
   assert.equal(shouldCollect(1, false, { doNotTrack: '1' }, 0), true);
   assert.equal(shouldCollect(7, false, {}, 0.999), true);
+});
+
+test('init does nothing, and throws nothing, without a page', async () => {
+  const { init } = await import('../../dist/lastmile-rum.mjs');
+  assert.doesNotThrow(() => init({ sampleRate: 1 }));
 });
