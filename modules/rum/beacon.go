@@ -28,7 +28,7 @@ type Beacon struct {
 	SZ [2]float64            `json:"sz"`
 	WV [5]float64            `json:"wv"`
 	R  map[string][3]float64 `json:"r"`
-	RP map[string]float64    `json:"rp"`
+	RP map[string][3]float64 `json:"rp"`
 	SL [][3]any              `json:"sl"`
 	RC map[string]float64    `json:"rc"`
 	E  [3]any                `json:"e"`
@@ -135,19 +135,16 @@ func (b *Beacon) validate() error {
 	if len(b.R) > maxMapKeys || len(b.RP) > maxMapKeys || len(b.RC) > maxMapKeys || len(b.SL) > maxSlowest {
 		return reject("range", "too many entries")
 	}
-	for k, s := range b.R {
-		if len(k) > maxStringLen || !inRange(s[0], 0, 1e5) || !inRange(s[1], 0, maxBytes) || !inRange(s[2], 0, 1e9) {
-			return reject("range", "resource summary %q", k)
+	for _, m := range []map[string][3]float64{b.R, b.RP} {
+		for k, s := range m {
+			if len(k) > maxStringLen || !inRange(s[0], 0, 1e5) || !inRange(s[1], 0, maxBytes) || !inRange(s[2], 0, 1e9) {
+				return reject("range", "resource summary %q", k)
+			}
 		}
 	}
 	for k, n := range b.RC {
 		if len(k) > maxStringLen || !inRange(n, 0, 1e5) {
 			return reject("range", "cache count %q", k)
-		}
-	}
-	for k, n := range b.RP {
-		if len(k) > maxStringLen || !inRange(n, 0, 1e5) {
-			return reject("range", "protocol count %q", k)
 		}
 	}
 	for _, sl := range b.SL {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-const goodBeacon = `{"v":1,"u":"/page/:id","nt":"navigate","p":"h3","cr":0,"t":[0,0,12,20,85,30,400,900],"sz":[5000,4000],"wv":[1200,80,0.02,700,90],"r":{"img":[8,40000,900]},"rp":{"h3":12},"sl":[["/img/a.jpg",300,"img"]],"rc":{"hit":7,"miss":1},"e":["hit",0.4,-1]}`
+const goodBeacon = `{"v":1,"u":"/page/:id","nt":"navigate","p":"h3","cr":0,"t":[0,0,12,20,85,30,400,900],"sz":[5000,4000],"wv":[1200,80,0.02,700,90],"r":{"img":[8,40000,900]},"rp":{"h3":[12,60000,1500]},"sl":[["/img/a.jpg",300,"img"]],"rc":{"hit":7,"miss":1},"e":["hit",0.4,-1]}`
 
 func TestDecodeBeacon(t *testing.T) {
 	b, err := DecodeBeacon([]byte(goodBeacon))

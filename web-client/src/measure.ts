@@ -26,8 +26,8 @@ export interface Beacon {
   wv: [number, number, number, number, number];
   /** resources by initiator type */
   r: ResourceSummary;
-  /** resource count by protocol */
-  rp: Record<string, number>;
+  /** resources by protocol, as r */
+  rp: ResourceSummary;
   /** slowest resources: [template, ms, initiator] */
   sl: [string, number, string][];
   /** resource count by the edge's cache outcome (their Server-Timing) */
@@ -75,16 +75,17 @@ export interface ResourceEntry {
 /** summarizeResources counts, weighs and times resources, and keeps the slowest. */
 export function summarizeResources(entries: ResourceEntry[], base: string, slowest: number): Pick<Beacon, 'r' | 'rp' | 'sl' | 'rc'> {
   const r: ResourceSummary = {};
-  const rp: Record<string, number> = {};
+  const rp: ResourceSummary = {};
   const rc: Record<string, number> = {};
-  for (const e of entries) {
-    const k = (e.initiatorType || 'other').slice(0, 16);
-    const s = (r[k] ||= [0, 0, 0]);
+  const add = (m: ResourceSummary, key: string, e: ResourceEntry) => {
+    const s = (m[key.slice(0, 16)] ||= [0, 0, 0]);
     s[0]++;
     s[1] += e.transferSize || 0;
     s[2] += Math.round(e.duration);
-    const p = (e.nextHopProtocol || 'unknown').slice(0, 16);
-    rp[p] = (rp[p] || 0) + 1;
+  };
+  for (const e of entries) {
+    add(r, e.initiatorType || 'other', e);
+    add(rp, e.nextHopProtocol || 'unknown', e);
     const c = edgeTiming(e.serverTiming)[0];
     if (c) rc[c] = (rc[c] || 0) + 1;
   }

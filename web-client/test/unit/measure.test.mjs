@@ -26,7 +26,7 @@ test('resources are summarised by initiator and protocol, slowest named', () => 
   ];
   const s = summarizeResources(entries, base, 2);
   assert.deepEqual(s.r.img, [2, 80000, 200]);
-  assert.deepEqual(s.rp, { h3: 2, h2: 2 });
+  assert.deepEqual(s.rp, { h3: [2, 3000, 281], h2: [2, 80000, 200] });
   assert.deepEqual(s.sl, [['/api/items/:id', 251, 'fetch'], ['/img/1.jpg', 120, 'img']]);
   assert.deepEqual(s.rc, { hit: 1 });
 });
