@@ -5,12 +5,12 @@ SHELL := /bin/bash
 GO ?= go
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: test deps go-test web-test fuzz lab-smoke build
+.PHONY: test deps go-test web-test fuzz lab-smoke k6-smoke k6 build
 
 # How long each fuzz target runs in `make test`; longer runs: make fuzz FUZZTIME=10m
 FUZZTIME ?= 10s
 
-test: deps go-test web-test fuzz lab-smoke
+test: deps go-test web-test fuzz lab-smoke k6-smoke
 
 deps: $(CHROMIUM) web-client/node_modules/.package-lock.json
 	$(GO) mod download
@@ -41,6 +41,14 @@ fuzz:
 # HTTP/2 and HTTP/3 through the edge (skipped, saying why, without root).
 lab-smoke:
 	$(GO) run ./loadtest/cmd/netlab smoke
+
+# k6 with lastmile's extension (HTTP/3, WebTransport), and its CI smoke
+# against `lastmile demo`: seconds, a handful of VUs, thresholds enforced.
+k6:
+	cd loadtest/k6 && $(GO) build -o ../bin/k6 .
+
+k6-smoke:
+	loadtest/k6/smoke.sh
 
 build:
 	$(GO) build -o bin/lastmile ./edge

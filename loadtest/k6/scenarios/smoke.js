@@ -1,0 +1,41 @@
+// CI smoke: seconds, a handful of VUs, HTTP/2 (k6's own client), HTTP/3
+// and WebTransport (k6/x/lastmile) against the demo edge; any threshold
+// breach fails the run.
+//   loadtest/k6/smoke.sh
+import http from 'k6/http';
+import { check } from 'k6';
+import lastmile from 'k6/x/lastmile';
+
+const BASE = __ENV.BASE || 'https://localhost:8443';
+
+export const options = {
+  insecureSkipTLSVerify: true, // the demo's local CA
+  scenarios: {
+    h2: { executor: 'constant-vus', vus: 2, duration: '5s', exec: 'h2' },
+    h3: { executor: 'constant-vus', vus: 2, duration: '5s', exec: 'h3' },
+    webtransport: { executor: 'per-vu-iterations', vus: 2, iterations: 5, exec: 'wt', maxDuration: '20s' },
+  },
+  thresholds: {
+    http_req_failed: ['rate==0'],
+    checks: ['rate==1'],
+    lastmile_h3_req_failed: ['rate==0'],
+    lastmile_h3_req_duration: ['p(95)<500'],
+    lastmile_wt_failed: ['rate==0'],
+    lastmile_wt_sessions: ['count>=10'],
+  },
+};
+
+export function h2() {
+  const r = http.get(`${BASE}/page/1`);
+  check(r, { 'h2: 200 over HTTP/2': (res) => res.status === 200 && res.proto === 'HTTP/2.0' });
+}
+
+export function h3() {
+  const r = lastmile.http3Get(`${BASE}/page/1`, { insecure: true });
+  check(r, { 'h3: 200 over HTTP/3': (res) => res.status === 200 && res.proto === 'HTTP/3.0' });
+}
+
+export function wt() {
+  const r = lastmile.webtransportEcho(`${BASE}/wt/echo`, { insecure: true });
+  check(r, { 'webtransport: stream and datagram echoed': (res) => res.ok });
+}

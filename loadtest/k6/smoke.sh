@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs a k6 scenario against `lastmile demo` started here on spare ports,
+# and stops the edge afterwards, whatever happens.
+#   loadtest/k6/smoke.sh [scenario.js]   (default: the CI smoke)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+scenario=${1:-loadtest/k6/scenarios/smoke.js}
+bin=loadtest/bin
+mkdir -p "$bin"
+go build -o "$bin/lastmile" ./edge
+(cd loadtest/k6 && go build -o ../bin/k6 .)
+
+tmp=$(mktemp -d)
+edge_pid=
+cleanup() {
+	[ -n "$edge_pid" ] && kill "$edge_pid" 2>/dev/null && wait "$edge_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+export LASTMILE_HTTPS_PORT=${LASTMILE_HTTPS_PORT:-18443} LASTMILE_HTTP_PORT=${LASTMILE_HTTP_PORT:-18080}
+export LASTMILE_ADMIN=${LASTMILE_ADMIN:-127.0.0.1:12019} XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
+"$bin/lastmile" demo --origin 127.0.0.1:18081 >"$tmp/edge.log" 2>&1 &
+edge_pid=$!
+for _ in $(seq 100); do
+	curl -skf "https://localhost:$LASTMILE_HTTPS_PORT/" -o /dev/null && break
+	sleep 0.1
+done
+"$bin/k6" run --quiet -e BASE="https://localhost:$LASTMILE_HTTPS_PORT" "$scenario"

@@ -1,0 +1,242 @@
+// Package xk6lastmile is the k6 extension k6/x/lastmile: HTTP/3 requests
+// and WebTransport sessions from k6 scripts, with metrics named and tagged
+// like k6's own http_req_* ones.
+package xk6lastmile
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	"github.com/quic-go/webtransport-go"
+	"go.k6.io/k6/v2/js/modules"
+	"go.k6.io/k6/v2/metrics"
+)
+
+func init() {
+	modules.Register("k6/x/lastmile", new(rootModule))
+}
+
+type rootModule struct{}
+
+// extMetrics are registered once per test (the registry returns the same
+// metric to every VU).
+type extMetrics struct {
+	reqs, reqDuration, reqWaiting, reqFailed        *metrics.Metric
+	wtSessions, wtDuration, wtDatagramRTT, wtFailed *metrics.Metric
+}
+
+func (*rootModule) NewModuleInstance(vu modules.VU) modules.Instance {
+	reg := vu.InitEnv().Registry
+	m := &extMetrics{
+		reqs:          reg.MustNewMetric("lastmile_h3_reqs", metrics.Counter),
+		reqDuration:   reg.MustNewMetric("lastmile_h3_req_duration", metrics.Trend, metrics.Time),
+		reqWaiting:    reg.MustNewMetric("lastmile_h3_req_waiting", metrics.Trend, metrics.Time),
+		reqFailed:     reg.MustNewMetric("lastmile_h3_req_failed", metrics.Rate),
+		wtSessions:    reg.MustNewMetric("lastmile_wt_sessions", metrics.Counter),
+		wtDuration:    reg.MustNewMetric("lastmile_wt_session_duration", metrics.Trend, metrics.Time),
+		wtDatagramRTT: reg.MustNewMetric("lastmile_wt_datagram_rtt", metrics.Trend, metrics.Time),
+		wtFailed:      reg.MustNewMetric("lastmile_wt_failed", metrics.Rate),
+	}
+	return &instance{vu: vu, m: m}
+}
+
+// instance is one VU's: its kept HTTP/3 connection lives as long as the
+// VU, or until close().
+type instance struct {
+	vu  modules.VU
+	m   *extMetrics
+	h3  *http3.Transport
+	ins bool
+}
+
+func (i *instance) Exports() modules.Exports {
+	return modules.Exports{Named: map[string]any{
+		"http3Get":         i.http3Get,
+		"webtransportEcho": i.webtransportEcho,
+		"close":            i.close,
+	}}
+}
+
+// Params are a call's options.
+type Params struct {
+	// Insecure skips certificate verification (lab and loopback targets).
+	Insecure bool
+	// Fresh uses a new connection for this request (a cold start), 0-RTT
+	// resumption aside.
+	Fresh bool
+}
+
+func params(p map[string]any) Params {
+	var out Params
+	if v, ok := p["insecure"].(bool); ok {
+		out.Insecure = v
+	}
+	if v, ok := p["fresh"].(bool); ok {
+		out.Fresh = v
+	}
+	return out
+}
+
+func tlsConfig(p Params) *tls.Config {
+	return &tls.Config{InsecureSkipVerify: p.Insecure, ClientSessionCache: tls.NewLRUClientSessionCache(16)} //nolint:gosec // opt-in for test targets
+}
+
+func (i *instance) transport(p Params) *http3.Transport {
+	if p.Fresh {
+		return &http3.Transport{TLSClientConfig: tlsConfig(p)}
+	}
+	if i.h3 == nil || i.ins != p.Insecure {
+		if i.h3 != nil {
+			i.h3.Close()
+		}
+		i.h3, i.ins = &http3.Transport{TLSClientConfig: tlsConfig(p)}, p.Insecure
+	}
+	return i.h3
+}
+
+// http3Get sends one GET over HTTP/3 and reports what k6's http.get
+// would: status, proto, body size, timings (ms).
+func (i *instance) http3Get(url string, p map[string]any) (map[string]any, error) {
+	state := i.vu.State()
+	if state == nil {
+		return nil, errors.New("http3Get: only in the VU context")
+	}
+	prm := params(p)
+	tr := i.transport(prm)
+	if prm.Fresh {
+		defer tr.Close()
+	}
+	ctx := i.vu.Context()
+	start := time.Now()
+	var firstByte time.Time
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotFirstResponseByte: func() { firstByte = time.Now() },
+	}), http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := tr.RoundTrip(req)
+	status, proto, size := 0, "", int64(0)
+	if err == nil {
+		size, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		status, proto = resp.StatusCode, resp.Proto
+	}
+	end := time.Now()
+	waiting := end.Sub(start)
+	if !firstByte.IsZero() {
+		waiting = firstByte.Sub(start)
+	}
+	tags := state.Tags.GetCurrentValues().Tags.With("url", url).With("method", http.MethodGet).
+		With("status", fmt.Sprint(status)).With("proto", proto)
+	failed := 0.0
+	if err != nil || status >= 400 || status == 0 {
+		failed = 1
+	}
+	i.push(ctx, tags, end, map[*metrics.Metric]float64{
+		i.m.reqs: 1, i.m.reqDuration: ms(end.Sub(start)), i.m.reqWaiting: ms(waiting), i.m.reqFailed: failed,
+	})
+	out := map[string]any{"status": status, "proto": proto, "body_size": size,
+		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting)}}
+	if err != nil {
+		out["error"] = err.Error()
+	}
+	return out, nil
+}
+
+// webtransportEcho opens a session, echoes a bidirectional stream and a
+// datagram on it, and closes it.
+func (i *instance) webtransportEcho(url string, p map[string]any) (map[string]any, error) {
+	state := i.vu.State()
+	if state == nil {
+		return nil, errors.New("webtransportEcho: only in the VU context")
+	}
+	prm := params(p)
+	ctx, cancel := context.WithTimeout(i.vu.Context(), 15*time.Second)
+	defer cancel()
+	start := time.Now()
+	d := &webtransport.Transport{
+		TLSClientConfig: tlsConfig(prm),
+		QUICConfig:      &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
+	}
+	defer d.Close()
+	var rtt time.Duration
+	err := func() error {
+		_, sess, err := d.Dial(ctx, url, nil)
+		if err != nil {
+			return err
+		}
+		defer sess.CloseWithError(0, "")
+		str, err := sess.OpenStreamSync(ctx)
+		if err != nil {
+			return err
+		}
+		msg := []byte("k6 stream")
+		if _, err := str.Write(msg); err != nil {
+			return err
+		}
+		str.Close()
+		got, err := io.ReadAll(str)
+		if err != nil || string(got) != string(msg) {
+			return fmt.Errorf("stream echo %q: %v", got, err)
+		}
+		for {
+			t0 := time.Now()
+			if err := sess.SendDatagram([]byte("k6 datagram")); err != nil {
+				return err
+			}
+			rctx, rcancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			_, err := sess.ReceiveDatagram(rctx)
+			rcancel()
+			if err == nil {
+				rtt = time.Since(t0)
+				return nil
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+	}()
+	end := time.Now()
+	tags := state.Tags.GetCurrentValues().Tags.With("url", url)
+	failed := 0.0
+	if err != nil {
+		failed = 1
+	}
+	vals := map[*metrics.Metric]float64{i.m.wtSessions: 1, i.m.wtDuration: ms(end.Sub(start)), i.m.wtFailed: failed}
+	if err == nil {
+		vals[i.m.wtDatagramRTT] = ms(rtt)
+	}
+	i.push(i.vu.Context(), tags, end, vals)
+	out := map[string]any{"ok": err == nil, "duration": ms(end.Sub(start)), "datagram_rtt": ms(rtt)}
+	if err != nil {
+		out["error"] = err.Error()
+	}
+	return out, nil
+}
+
+// close ends the VU's kept HTTP/3 connection.
+func (i *instance) close() {
+	if i.h3 != nil {
+		i.h3.Close()
+		i.h3 = nil
+	}
+}
+
+func (i *instance) push(ctx context.Context, tags *metrics.TagSet, t time.Time, vals map[*metrics.Metric]float64) {
+	samples := make([]metrics.Sample, 0, len(vals))
+	for m, v := range vals {
+		samples = append(samples, metrics.Sample{TimeSeries: metrics.TimeSeries{Metric: m, Tags: tags}, Time: t, Value: v})
+	}
+	metrics.PushIfNotDone(ctx, i.vu.State().Samples, metrics.Samples(samples))
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
