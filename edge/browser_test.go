@@ -74,7 +74,7 @@ func TestChromiumHTTP3AndWebTransport(t *testing.T) {
 	e := startEdgeWith(t, func(s string) string {
 		// The plain-http page lives on the demo origin, whose address is
 		// known only once it runs: the env var is read when adapting.
-		return strings.Replace(s, "max_sessions_per_client 16", "max_sessions_per_client 16\n\t\torigins {$LASTMILE_TEST_PLAIN_ORIGIN}", 1)
+		return strings.Replace(s, wtLimitLine, wtLimitLine+"\n\t\torigins {$LASTMILE_TEST_PLAIN_ORIGIN}", 1)
 	}, func(origin string) {
 		plainOrigin = "http://" + origin
 		t.Setenv("LASTMILE_TEST_PLAIN_ORIGIN", plainOrigin)

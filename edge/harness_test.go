@@ -31,6 +31,10 @@ import (
 	"github.com/lastmile-edge/lastmile"
 )
 
+// wtLimitLine is the root Caddyfile's WebTransport session limit, which
+// tests edit.
+const wtLimitLine = "max_sessions_per_client {$LASTMILE_WT_SESSIONS_PER_CLIENT:16}"
+
 // testEdge is the real edge, run in this process from the root Caddyfile
 // with a fresh certificate and free ports, in front of the demo origin.
 type testEdge struct {

@@ -146,7 +146,7 @@ func TestWebTransportRefusesForeignOrigin(t *testing.T) {
 // One client cannot hold more sessions than the configured limit.
 func TestWebTransportSessionLimitPerClient(t *testing.T) {
 	e := startEdgeWith(t, func(s string) string {
-		return strings.Replace(s, "max_sessions_per_client 16", "max_sessions_per_client 2", 1)
+		return strings.Replace(s, wtLimitLine, "max_sessions_per_client 2", 1)
 	})
 	refused := e.counter(t, `lastmile_webtransport_sessions_refused_total{reason="limit"}`)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -171,7 +171,7 @@ func TestWebTransportSessionLimitPerClient(t *testing.T) {
 // code; one in use stays open.
 func TestWebTransportIdleTimeout(t *testing.T) {
 	e := startEdgeWith(t, func(s string) string {
-		return strings.Replace(s, "max_sessions_per_client 16", "max_sessions_per_client 16\n\t\tidle_timeout 1s", 1)
+		return strings.Replace(s, wtLimitLine, wtLimitLine+"\n\t\tidle_timeout 1s", 1)
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -19,10 +19,14 @@ cleanup() {
 trap cleanup EXIT INT TERM
 export LASTMILE_HTTPS_PORT=${LASTMILE_HTTPS_PORT:-18443} LASTMILE_HTTP_PORT=${LASTMILE_HTTP_PORT:-18080}
 export LASTMILE_ADMIN=${LASTMILE_ADMIN:-127.0.0.1:12019} XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
+export LASTMILE_PURGE_TOKEN=${LASTMILE_PURGE_TOKEN:-k6-purge-$RANDOM$RANDOM}
+# Every k6 VU comes from this one address.
+export LASTMILE_WT_SESSIONS_PER_CLIENT=${LASTMILE_WT_SESSIONS_PER_CLIENT:-100000}
 "$bin/lastmile" demo --origin 127.0.0.1:18081 >"$tmp/edge.log" 2>&1 &
 edge_pid=$!
 for _ in $(seq 100); do
 	curl -skf "https://localhost:$LASTMILE_HTTPS_PORT/" -o /dev/null && break
 	sleep 0.1
 done
-"$bin/k6" run --quiet -e BASE="https://localhost:$LASTMILE_HTTPS_PORT" "$scenario"
+"$bin/k6" run --quiet -e BASE="https://localhost:$LASTMILE_HTTPS_PORT" -e ADMIN="http://$LASTMILE_ADMIN" \
+	-e PURGE_TOKEN="$LASTMILE_PURGE_TOKEN" "$scenario" "${@:2}"

@@ -43,9 +43,13 @@ func headerSize(h http.Header) int {
 	return n
 }
 
-// age is the entry's current age (RFC 9111 section 4.2.3).
+// age is the entry's current age (RFC 9111 section 4.2.3). The apparent
+// age is taken at the Date field's one-second resolution: a response that
+// arrives 0.7 s into the second its Date names is not 0.7 s old, and
+// counting it so would make a one-second s-maxage entry stale as it is
+// stored (and refresh it on every request).
 func (e *entry) age(now time.Time) time.Duration {
-	apparent := max(0, e.responseTime.Sub(e.date))
+	apparent := max(0, e.responseTime.Truncate(time.Second).Sub(e.date))
 	responseDelay := e.responseTime.Sub(e.requestTime)
 	correctedAge := e.ageValue + responseDelay
 	initial := max(apparent, correctedAge)

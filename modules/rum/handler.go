@@ -153,15 +153,15 @@ func (h *Handler) collect(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	case r.Method != http.MethodPost:
-		return h.refuse(w, "method", http.StatusMethodNotAllowed)
+		return h.refuse(w, r, "method", http.StatusMethodNotAllowed)
 	case !allowed:
-		return h.refuse(w, "origin", http.StatusForbidden)
+		return h.refuse(w, r, "origin", http.StatusForbidden)
 	case !h.limiter.allow(clientIP(r)):
-		return h.refuse(w, "rate_limited", http.StatusTooManyRequests)
+		return h.refuse(w, r, "rate_limited", http.StatusTooManyRequests)
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBeaconBytes+1))
 	if err != nil {
-		return h.refuse(w, "malformed", http.StatusBadRequest)
+		return h.refuse(w, r, "malformed", http.StatusBadRequest)
 	}
 	b, err := DecodeBeacon(body)
 	if err != nil {
@@ -171,7 +171,7 @@ func (h *Handler) collect(w http.ResponseWriter, r *http.Request) error {
 		if de.Reason == "too_large" {
 			status = http.StatusRequestEntityTooLarge
 		}
-		return h.refuse(w, de.Reason, status)
+		return h.refuse(w, r, de.Reason, status)
 	}
 	h.accept(b, body, "http", requestContext(r, h.RegionHeader))
 	w.WriteHeader(http.StatusNoContent)
@@ -186,8 +186,11 @@ func (h *Handler) accept(b *Beacon, raw []byte, transport string, ctx clientCont
 	}
 }
 
-func (h *Handler) refuse(w http.ResponseWriter, reason string, status int) error {
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, reason string, status int) error {
 	metrics.rejected.WithLabelValues(reason).Inc()
+	// Read (a bounded amount of) what the client is still sending, so the
+	// refusal reaches it instead of a reset connection.
+	_, _ = io.CopyN(io.Discard, r.Body, 64<<10)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
 	_, err := io.WriteString(w, "beacon refused: "+reason+"\n")

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
+	"strings"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -45,21 +46,23 @@ func (*rootModule) NewModuleInstance(vu modules.VU) modules.Instance {
 		wtDatagramRTT: reg.MustNewMetric("lastmile_wt_datagram_rtt", metrics.Trend, metrics.Time),
 		wtFailed:      reg.MustNewMetric("lastmile_wt_failed", metrics.Rate),
 	}
-	return &instance{vu: vu, m: m}
+	return &instance{vu: vu, m: m, sessions: tls.NewLRUClientSessionCache(64)}
 }
 
 // instance is one VU's: its kept HTTP/3 connection lives as long as the
 // VU, or until close().
 type instance struct {
-	vu  modules.VU
-	m   *extMetrics
-	h3  *http3.Transport
-	ins bool
+	vu       modules.VU
+	m        *extMetrics
+	h3       *http3.Transport
+	ins      bool
+	sessions tls.ClientSessionCache // shared by fresh connections, for resumption and 0-RTT
 }
 
 func (i *instance) Exports() modules.Exports {
 	return modules.Exports{Named: map[string]any{
 		"http3Get":         i.http3Get,
+		"http3Post":        i.http3Post,
 		"webtransportEcho": i.webtransportEcho,
 		"close":            i.close,
 	}}
@@ -69,9 +72,12 @@ func (i *instance) Exports() modules.Exports {
 type Params struct {
 	// Insecure skips certificate verification (lab and loopback targets).
 	Insecure bool
-	// Fresh uses a new connection for this request (a cold start), 0-RTT
-	// resumption aside.
+	// Fresh uses a new connection for this request (a cold start).
 	Fresh bool
+	// ZeroRTT sends a GET in the first flight of a resumed connection.
+	ZeroRTT bool
+	// Headers are request header fields.
+	Headers map[string]string
 }
 
 func params(p map[string]any) Params {
@@ -82,32 +88,54 @@ func params(p map[string]any) Params {
 	if v, ok := p["fresh"].(bool); ok {
 		out.Fresh = v
 	}
+	if v, ok := p["zeroRTT"].(bool); ok {
+		out.ZeroRTT = v
+	}
+	if h, ok := p["headers"].(map[string]any); ok {
+		out.Headers = make(map[string]string, len(h))
+		for k, v := range h {
+			out.Headers[k] = fmt.Sprint(v)
+		}
+	}
 	return out
 }
 
-func tlsConfig(p Params) *tls.Config {
-	return &tls.Config{InsecureSkipVerify: p.Insecure, ClientSessionCache: tls.NewLRUClientSessionCache(16)} //nolint:gosec // opt-in for test targets
+func (i *instance) tlsConfig(p Params) *tls.Config {
+	return &tls.Config{InsecureSkipVerify: p.Insecure, ClientSessionCache: i.sessions} //nolint:gosec // opt-in for test targets
 }
 
 func (i *instance) transport(p Params) *http3.Transport {
 	if p.Fresh {
-		return &http3.Transport{TLSClientConfig: tlsConfig(p)}
+		return &http3.Transport{TLSClientConfig: i.tlsConfig(p)}
 	}
 	if i.h3 == nil || i.ins != p.Insecure {
 		if i.h3 != nil {
 			i.h3.Close()
 		}
-		i.h3, i.ins = &http3.Transport{TLSClientConfig: tlsConfig(p)}, p.Insecure
+		i.h3, i.ins = &http3.Transport{TLSClientConfig: i.tlsConfig(p)}, p.Insecure
 	}
 	return i.h3
 }
 
 // http3Get sends one GET over HTTP/3 and reports what k6's http.get
-// would: status, proto, body size, timings (ms).
+// would: status, proto, headers, body size, timings (ms).
 func (i *instance) http3Get(url string, p map[string]any) (map[string]any, error) {
+	method := http.MethodGet
+	if params(p).ZeroRTT {
+		method = http3.MethodGet0RTT
+	}
+	return i.http3Do(method, url, "", p)
+}
+
+// http3Post sends one POST over HTTP/3.
+func (i *instance) http3Post(url, body string, p map[string]any) (map[string]any, error) {
+	return i.http3Do(http.MethodPost, url, body, p)
+}
+
+func (i *instance) http3Do(method, url, body string, p map[string]any) (map[string]any, error) {
 	state := i.vu.State()
 	if state == nil {
-		return nil, errors.New("http3Get: only in the VU context")
+		return nil, errors.New("http3: only in the VU context")
 	}
 	prm := params(p)
 	tr := i.transport(prm)
@@ -119,23 +147,30 @@ func (i *instance) http3Get(url string, p map[string]any) (map[string]any, error
 	var firstByte time.Time
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { firstByte = time.Now() },
-	}), http.MethodGet, url, nil)
+	}), method, url, bodyReader(body))
 	if err != nil {
 		return nil, err
 	}
+	for k, v := range prm.Headers {
+		req.Header.Set(k, v)
+	}
 	resp, err := tr.RoundTrip(req)
 	status, proto, size := 0, "", int64(0)
+	headers := map[string]any{}
 	if err == nil {
 		size, err = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		status, proto = resp.StatusCode, resp.Proto
+		for k := range resp.Header {
+			headers[k] = resp.Header.Get(k)
+		}
 	}
 	end := time.Now()
 	waiting := end.Sub(start)
 	if !firstByte.IsZero() {
 		waiting = firstByte.Sub(start)
 	}
-	tags := state.Tags.GetCurrentValues().Tags.With("url", url).With("method", http.MethodGet).
+	tags := state.Tags.GetCurrentValues().Tags.With("url", url).With("method", req.Method).
 		With("status", fmt.Sprint(status)).With("proto", proto)
 	failed := 0.0
 	if err != nil || status >= 400 || status == 0 {
@@ -144,7 +179,7 @@ func (i *instance) http3Get(url string, p map[string]any) (map[string]any, error
 	i.push(ctx, tags, end, map[*metrics.Metric]float64{
 		i.m.reqs: 1, i.m.reqDuration: ms(end.Sub(start)), i.m.reqWaiting: ms(waiting), i.m.reqFailed: failed,
 	})
-	out := map[string]any{"status": status, "proto": proto, "body_size": size,
+	out := map[string]any{"status": status, "proto": proto, "headers": headers, "body_size": size,
 		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting)}}
 	if err != nil {
 		out["error"] = err.Error()
@@ -152,8 +187,8 @@ func (i *instance) http3Get(url string, p map[string]any) (map[string]any, error
 	return out, nil
 }
 
-// webtransportEcho opens a session, echoes a bidirectional stream and a
-// datagram on it, and closes it.
+// webtransportEcho opens a session, echoes a bidirectional stream, a
+// unidirectional stream and a datagram on it, and closes it.
 func (i *instance) webtransportEcho(url string, p map[string]any) (map[string]any, error) {
 	state := i.vu.State()
 	if state == nil {
@@ -164,7 +199,7 @@ func (i *instance) webtransportEcho(url string, p map[string]any) (map[string]an
 	defer cancel()
 	start := time.Now()
 	d := &webtransport.Transport{
-		TLSClientConfig: tlsConfig(prm),
+		TLSClientConfig: i.tlsConfig(prm),
 		QUICConfig:      &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
 	}
 	defer d.Close()
@@ -187,6 +222,21 @@ func (i *instance) webtransportEcho(url string, p map[string]any) (map[string]an
 		got, err := io.ReadAll(str)
 		if err != nil || string(got) != string(msg) {
 			return fmt.Errorf("stream echo %q: %v", got, err)
+		}
+		ustr, err := sess.OpenUniStreamSync(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := ustr.Write([]byte("k6 uni")); err != nil {
+			return err
+		}
+		ustr.Close()
+		back, err := sess.AcceptUniStream(ctx)
+		if err != nil {
+			return err
+		}
+		if got, err := io.ReadAll(back); err != nil || string(got) != "k6 uni" {
+			return fmt.Errorf("unidirectional echo %q: %v", got, err)
 		}
 		for {
 			t0 := time.Now()
@@ -237,6 +287,13 @@ func (i *instance) push(ctx context.Context, tags *metrics.TagSet, t time.Time, 
 		samples = append(samples, metrics.Sample{TimeSeries: metrics.TimeSeries{Metric: m, Tags: tags}, Time: t, Value: v})
 	}
 	metrics.PushIfNotDone(ctx, i.vu.State().Samples, metrics.Samples(samples))
+}
+
+func bodyReader(s string) io.Reader {
+	if s == "" {
+		return nil
+	}
+	return strings.NewReader(s)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,25 @@
+// WebTransport sessions ramping to thousands of VUs, each opening a
+// session, echoing streams and a datagram, closing it.
+//   loadtest/k6/smoke.sh loadtest/k6/scenarios/webtransport-ramp.js
+//   (WT_VUS=3000 for more; smoke.sh lifts the per-client session limit,
+//   since every VU comes from one address)
+import { check } from 'k6';
+import lastmile from 'k6/x/lastmile';
+
+const BASE = __ENV.BASE || 'https://localhost:8443';
+const TARGET = Number(__ENV.WT_VUS || 1000);
+
+export const options = {
+  scenarios: {
+    ramp: {
+      executor: 'ramping-vus', startVUs: 10, gracefulRampDown: '5s',
+      stages: [{ duration: '15s', target: TARGET }, { duration: '10s', target: TARGET }, { duration: '5s', target: 0 }],
+    },
+  },
+  thresholds: { checks: ['rate>0.99'], lastmile_wt_failed: ['rate<0.01'], lastmile_wt_datagram_rtt: ['p(95)<500'] },
+};
+
+export default function () {
+  const r = lastmile.webtransportEcho(`${BASE}/wt/echo`, { insecure: true });
+  check(r, { 'session echoed': (res) => res.ok });
+}
