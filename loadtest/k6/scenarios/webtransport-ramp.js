@@ -1,13 +1,13 @@
 // WebTransport sessions ramping to thousands of VUs, each opening a
 // session, echoing streams and a datagram, closing it.
 //   loadtest/k6/smoke.sh loadtest/k6/scenarios/webtransport-ramp.js
-//   (WT_VUS=3000 for more; smoke.sh lifts the per-client session limit,
+//   (WT_VUS=2000 for more; smoke.sh lifts the per-client session limit,
 //   since every VU comes from one address)
 import { check } from 'k6';
 import lastmile from 'k6/x/lastmile';
 
 const BASE = __ENV.BASE || 'https://localhost:8443';
-const TARGET = Number(__ENV.WT_VUS || 1000);
+const TARGET = Number(__ENV.WT_VUS || 500);
 
 export const options = {
   scenarios: {
