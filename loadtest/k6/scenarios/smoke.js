@@ -14,6 +14,7 @@ export const options = {
     h2: { executor: 'constant-vus', vus: 2, duration: '5s', exec: 'h2' },
     h3: { executor: 'constant-vus', vus: 2, duration: '5s', exec: 'h3' },
     webtransport: { executor: 'per-vu-iterations', vus: 2, iterations: 5, exec: 'wt', maxDuration: '20s' },
+    h3cold: { executor: 'per-vu-iterations', vus: 2, iterations: 5, exec: 'h3cold', maxDuration: '20s' },
   },
   thresholds: {
     http_req_failed: ['rate==0'],
@@ -22,6 +23,7 @@ export const options = {
     lastmile_h3_req_duration: ['p(95)<500'],
     lastmile_wt_failed: ['rate==0'],
     lastmile_wt_sessions: ['count>=10'],
+    'lastmile_h3_req_connecting{scenario:h3cold}': ['min>0'],
   },
 };
 
@@ -38,4 +40,17 @@ export function h3() {
 export function wt() {
   const r = lastmile.webtransportEcho(`${BASE}/wt/echo`, { insecure: true });
   check(r, { 'webtransport: stream and datagram echoed': (res) => res.ok });
+}
+
+// A cold page load: a new connection (connecting time > 0), then the
+// page's subresources in one parallel batch on it.
+export function h3cold() {
+  const page = lastmile.http3Get(`${BASE}/page/2`, { insecure: true, fresh: true });
+  check(page, { 'h3 cold: page over a new connection': (res) => res.status === 200 && res.timings.connecting > 0 });
+  const subs = lastmile.http3Batch([`${BASE}/static/app.css`, `${BASE}/static/app.js`, `${BASE}/api/products?page=2`], { insecure: true });
+  check(subs, { 'h3 batch: all 200': (rs) => rs.length === 3 && rs.every((r) => r.status === 200) });
+  // Resumed with the ticket of the connection above: the GET goes in 0-RTT.
+  const early = lastmile.http3Get(`${BASE}/page/2`, { insecure: true, fresh: true, zeroRTT: true });
+  check(early, { 'h3 0-RTT GET: 200': (res) => res.status === 200 });
+  lastmile.close();
 }

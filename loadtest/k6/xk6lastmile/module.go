@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -30,17 +31,20 @@ type rootModule struct{}
 // extMetrics are registered once per test (the registry returns the same
 // metric to every VU).
 type extMetrics struct {
-	reqs, reqDuration, reqWaiting, reqFailed        *metrics.Metric
-	wtSessions, wtDuration, wtDatagramRTT, wtFailed *metrics.Metric
+	reqs, reqDuration, reqWaiting, reqFailed, reqConnecting *metrics.Metric
+	wtSessions, wtDuration, wtDatagramRTT, wtFailed         *metrics.Metric
 }
 
 func (*rootModule) NewModuleInstance(vu modules.VU) modules.Instance {
 	reg := vu.InitEnv().Registry
 	m := &extMetrics{
-		reqs:          reg.MustNewMetric("lastmile_h3_reqs", metrics.Counter),
-		reqDuration:   reg.MustNewMetric("lastmile_h3_req_duration", metrics.Trend, metrics.Time),
-		reqWaiting:    reg.MustNewMetric("lastmile_h3_req_waiting", metrics.Trend, metrics.Time),
-		reqFailed:     reg.MustNewMetric("lastmile_h3_req_failed", metrics.Rate),
+		reqs:        reg.MustNewMetric("lastmile_h3_reqs", metrics.Counter),
+		reqDuration: reg.MustNewMetric("lastmile_h3_req_duration", metrics.Trend, metrics.Time),
+		reqWaiting:  reg.MustNewMetric("lastmile_h3_req_waiting", metrics.Trend, metrics.Time),
+		reqFailed:   reg.MustNewMetric("lastmile_h3_req_failed", metrics.Rate),
+		// QUIC does the transport and TLS handshakes in one: connecting
+		// is both, and 0 on a kept connection.
+		reqConnecting: reg.MustNewMetric("lastmile_h3_req_connecting", metrics.Trend, metrics.Time),
 		wtSessions:    reg.MustNewMetric("lastmile_wt_sessions", metrics.Counter),
 		wtDuration:    reg.MustNewMetric("lastmile_wt_session_duration", metrics.Trend, metrics.Time),
 		wtDatagramRTT: reg.MustNewMetric("lastmile_wt_datagram_rtt", metrics.Trend, metrics.Time),
@@ -52,6 +56,7 @@ func (*rootModule) NewModuleInstance(vu modules.VU) modules.Instance {
 // instance is one VU's: its kept HTTP/3 connection lives as long as the
 // VU, or until close().
 type instance struct {
+	dialing  dialClock // handshakes of this VU's connections
 	vu       modules.VU
 	m        *extMetrics
 	h3       *http3.Transport
@@ -63,6 +68,7 @@ func (i *instance) Exports() modules.Exports {
 	return modules.Exports{Named: map[string]any{
 		"http3Get":         i.http3Get,
 		"http3Post":        i.http3Post,
+		"http3Batch":       i.http3Batch,
 		"webtransportEcho": i.webtransportEcho,
 		"close":            i.close,
 	}}
@@ -106,15 +112,49 @@ func (i *instance) tlsConfig(p Params) *tls.Config {
 
 func (i *instance) transport(p Params) *http3.Transport {
 	if p.Fresh {
-		return &http3.Transport{TLSClientConfig: i.tlsConfig(p)}
+		return i.newTransport(p)
 	}
 	if i.h3 == nil || i.ins != p.Insecure {
 		if i.h3 != nil {
 			i.h3.Close()
 		}
-		i.h3, i.ins = &http3.Transport{TLSClientConfig: i.tlsConfig(p)}, p.Insecure
+		i.h3, i.ins = i.newTransport(p), p.Insecure
 	}
 	return i.h3
+}
+
+func (i *instance) newTransport(p Params) *http3.Transport {
+	return &http3.Transport{TLSClientConfig: i.tlsConfig(p), Dial: i.dialing.dial}
+}
+
+// dialClock times QUIC handshakes, so a request that opened a connection
+// reports its connecting time.
+type dialClock struct {
+	mu    sync.Mutex
+	dials int
+	last  time.Duration
+}
+
+func (d *dialClock) dial(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+	start := time.Now()
+	conn, err := quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
+	if err == nil {
+		select {
+		case <-conn.HandshakeComplete():
+		case <-ctx.Done():
+		}
+	}
+	d.mu.Lock()
+	d.dials++
+	d.last = time.Since(start)
+	d.mu.Unlock()
+	return conn, err
+}
+
+func (d *dialClock) snapshot() (int, time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.dials, d.last
 }
 
 // http3Get sends one GET over HTTP/3 and reports what k6's http.get
@@ -143,6 +183,7 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 		defer tr.Close()
 	}
 	ctx := i.vu.Context()
+	dials0, _ := i.dialing.snapshot()
 	start := time.Now()
 	var firstByte time.Time
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
@@ -176,15 +217,35 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 	if err != nil || status >= 400 || status == 0 {
 		failed = 1
 	}
+	connecting := time.Duration(0)
+	if dials, last := i.dialing.snapshot(); dials != dials0 {
+		connecting = last
+	}
 	i.push(ctx, tags, end, map[*metrics.Metric]float64{
 		i.m.reqs: 1, i.m.reqDuration: ms(end.Sub(start)), i.m.reqWaiting: ms(waiting), i.m.reqFailed: failed,
+		i.m.reqConnecting: ms(connecting),
 	})
 	out := map[string]any{"status": status, "proto": proto, "headers": headers, "body_size": size,
-		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting)}}
+		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting), "connecting": ms(connecting)}}
 	if err != nil {
 		out["error"] = err.Error()
 	}
 	return out, nil
+}
+
+// http3Batch sends GETs for urls in parallel on the VU's connection, as a
+// browser fetches a page's subresources, and returns their results in
+// order.
+func (i *instance) http3Batch(urls []string, p map[string]any) ([]map[string]any, error) {
+	out := make([]map[string]any, len(urls))
+	errs := make([]error, len(urls))
+	i.transport(params(p)) // open (or reuse) the connection once, before the goroutines
+	var wg sync.WaitGroup
+	for k, u := range urls {
+		wg.Go(func() { out[k], errs[k] = i.http3Do(http.MethodGet, u, "", p) })
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // webtransportEcho opens a session, echoes a bidirectional stream, a
