@@ -118,12 +118,11 @@ func (i *instance) transport(p Params) *http3.Transport {
 		if i.h3 != nil {
 			i.h3.Close()
 		}
+		// The connection is kept across iterations until close() (or the
+		// process ends). k6 v2 keeps its iteration events internal, so a
+		// script that wants one connection per iteration calls
+		// lastmile.close() at its end, or passes fresh.
 		i.h3, i.ins = i.newTransport(p), p.Insecure
-		// Kept connections end with the VU. k6 v2 keeps its iteration
-		// events internal, so a script that wants one connection per
-		// iteration calls lastmile.close() at its end (or passes fresh).
-		tr := i.h3
-		context.AfterFunc(i.vu.Context(), func() { tr.Close() })
 	}
 	return i.h3
 }
