@@ -75,9 +75,7 @@ func TestHTTP3OriginWarmPool(t *testing.T) {
 	go srv.Serve(pc)
 	t.Cleanup(func() { srv.Close() })
 	e := startEdge(t, pc.LocalAddr().String(), "protocol h3\n\t\t\tpool_size 2\n\t\t\ttls\n\t\t\ttls_insecure_skip_verify")
-	if got := conns.Load(); got != 2 {
-		t.Fatalf("origin saw %d QUIC connections before any request, want 2", got)
-	}
+	waitFor(t, "2 QUIC connections before any request", func() bool { return conns.Load() == 2 })
 	for range 10 {
 		if code, body := get(t, e.base+"/"); code != 200 || body != "HTTP/3.0" {
 			t.Fatalf("%d %q", code, body)
