@@ -31,8 +31,8 @@ type rootModule struct{}
 // extMetrics are registered once per test (the registry returns the same
 // metric to every VU).
 type extMetrics struct {
-	reqs, reqDuration, reqWaiting, reqFailed, reqConnecting *metrics.Metric
-	wtSessions, wtDuration, wtDatagramRTT, wtFailed         *metrics.Metric
+	reqs, reqDuration, reqWaiting, reqFailed, reqConnecting, reqReceiving *metrics.Metric
+	wtSessions, wtDuration, wtDatagramRTT, wtFailed                       *metrics.Metric
 }
 
 func (*rootModule) NewModuleInstance(vu modules.VU) modules.Instance {
@@ -45,6 +45,7 @@ func (*rootModule) NewModuleInstance(vu modules.VU) modules.Instance {
 		// QUIC does the transport and TLS handshakes in one: connecting
 		// is both, and 0 on a kept connection.
 		reqConnecting: reg.MustNewMetric("lastmile_h3_req_connecting", metrics.Trend, metrics.Time),
+		reqReceiving:  reg.MustNewMetric("lastmile_h3_req_receiving", metrics.Trend, metrics.Time),
 		wtSessions:    reg.MustNewMetric("lastmile_wt_sessions", metrics.Counter),
 		wtDuration:    reg.MustNewMetric("lastmile_wt_session_duration", metrics.Trend, metrics.Time),
 		wtDatagramRTT: reg.MustNewMetric("lastmile_wt_datagram_rtt", metrics.Trend, metrics.Time),
@@ -227,10 +228,11 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 	}
 	i.push(ctx, tags, end, map[*metrics.Metric]float64{
 		i.m.reqs: 1, i.m.reqDuration: ms(end.Sub(start)), i.m.reqWaiting: ms(waiting), i.m.reqFailed: failed,
-		i.m.reqConnecting: ms(connecting),
+		i.m.reqConnecting: ms(connecting), i.m.reqReceiving: ms(end.Sub(start) - waiting),
 	})
 	out := map[string]any{"status": status, "proto": proto, "headers": headers, "body_size": size,
-		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting), "connecting": ms(connecting)}}
+		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting), "connecting": ms(connecting),
+			"receiving": ms(end.Sub(start) - waiting)}}
 	if err != nil {
 		out["error"] = err.Error()
 	}
