@@ -4,19 +4,17 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // testOrigin is a real HTTP origin whose responses each test scripts per
@@ -94,7 +92,7 @@ type testEdge struct {
 // startCache runs `edge_cache { options }` + reverse_proxy to origin.
 func startCache(t *testing.T, origin *testOrigin, options string) *testEdge {
 	t.Helper()
-	port, adminPort := freePort(t), freePort(t)
+	port, adminPort := testcaddy.FreePort(t), testcaddy.FreePort(t)
 	cfg := fmt.Sprintf(`{
 	admin 127.0.0.1:%s
 	auto_https off
@@ -107,14 +105,7 @@ http://127.0.0.1:%s {
 	reverse_proxy %s
 }
 `, adminPort, port, options, strings.TrimPrefix(origin.URL, "http://"))
-	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cfg), nil)
-	if err != nil {
-		t.Fatalf("adapting:\n%s\n%v", cfg, err)
-	}
-	if err := caddy.Load(js, true); err != nil {
-		t.Fatalf("loading: %v", err)
-	}
-	t.Cleanup(func() { _ = caddy.Stop() })
+	testcaddy.Run(t, cfg)
 	return &testEdge{
 		base: "http://127.0.0.1:" + port, admin: "http://127.0.0.1:" + adminPort,
 		client: &http.Client{
@@ -122,15 +113,6 @@ http://127.0.0.1:%s {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 	}
-}
-
-func freePort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
 type result struct {

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // h2cOrigin is a real HTTP/2 (cleartext) origin that counts and keeps its
@@ -61,26 +61,9 @@ func startEdge(t *testing.T, origin string, options string) *edge {
 // startSite runs Caddy with one site whose body is site.
 func startSite(t *testing.T, site string) *edge {
 	t.Helper()
-	port, admin := freePort(t), freePort(t)
-	cfg := fmt.Sprintf("{\n\tadmin 127.0.0.1:%s\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%s {\n\t%s\n}\n", admin, port, site)
-	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cfg), nil)
-	if err != nil {
-		t.Fatalf("adapt: %v\n%s", err, cfg)
-	}
-	if err := caddy.Load(js, true); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = caddy.Stop() })
+	port, admin := testcaddy.FreePort(t), testcaddy.FreePort(t)
+	testcaddy.Run(t, fmt.Sprintf("{\n\tadmin 127.0.0.1:%s\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%s {\n\t%s\n}\n", admin, port, site))
 	return &edge{base: "http://127.0.0.1:" + port, admin: "http://127.0.0.1:" + admin}
-}
-
-func freePort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
 func get(t *testing.T, url string) (int, string) {

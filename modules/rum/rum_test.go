@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,11 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 
 	"github.com/lastmile-edge/lastmile"
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 type edge struct{ base, admin string }
@@ -31,27 +29,10 @@ func startEdge(t *testing.T, site string, origin http.Handler) *edge {
 	t.Helper()
 	o := httptest.NewServer(origin)
 	t.Cleanup(o.Close)
-	port, admin := freePort(t), freePort(t)
-	cfg := fmt.Sprintf("{\n\tadmin 127.0.0.1:%s\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%s {\n%s\n\treverse_proxy %s\n}\n",
-		admin, port, site, strings.TrimPrefix(o.URL, "http://"))
-	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cfg), nil)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, cfg)
-	}
-	if err := caddy.Load(js, true); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = caddy.Stop() })
+	port, admin := testcaddy.FreePort(t), testcaddy.FreePort(t)
+	testcaddy.Run(t, fmt.Sprintf("{\n\tadmin 127.0.0.1:%s\n\tauto_https off\n\tpersist_config off\n}\nhttp://127.0.0.1:%s {\n%s\n\treverse_proxy %s\n}\n",
+		admin, port, site, strings.TrimPrefix(o.URL, "http://")))
 	return &edge{base: "http://127.0.0.1:" + port, admin: "http://127.0.0.1:" + admin}
-}
-
-func freePort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
 func (e *edge) post(t *testing.T, body string, hdr ...string) int {
