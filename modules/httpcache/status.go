@@ -3,7 +3,6 @@ package httpcache
 import (
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -26,30 +25,32 @@ type cacheStatus struct {
 const cacheName = "lastmile"
 
 func (cs *cacheStatus) write(h http.Header) {
-	var b strings.Builder
-	b.WriteString(cacheName)
+	// Both fields are built in one stack buffer and set by their canonical
+	// keys: this runs on every hit.
+	var buf [192]byte
+	b := append(buf[:0], cacheName...)
 	if cs.hit {
-		b.WriteString("; hit; ttl=")
-		b.WriteString(strconv.FormatInt(int64(cs.ttl/time.Second), 10))
+		b = append(b, "; hit; ttl="...)
+		b = strconv.AppendInt(b, int64(cs.ttl/time.Second), 10)
 	} else if cs.fwd != "" {
-		b.WriteString("; fwd=")
-		b.WriteString(cs.fwd)
+		b = append(b, "; fwd="...)
+		b = append(b, cs.fwd...)
 		if cs.fwdStatus != 0 {
-			b.WriteString("; fwd-status=")
-			b.WriteString(strconv.Itoa(cs.fwdStatus))
+			b = append(b, "; fwd-status="...)
+			b = strconv.AppendInt(b, int64(cs.fwdStatus), 10)
 		}
 		if cs.stored {
-			b.WriteString("; stored")
+			b = append(b, "; stored"...)
 		}
 		if cs.collapsed {
-			b.WriteString("; collapsed")
+			b = append(b, "; collapsed"...)
 		}
 	}
 	if cs.detail != "" {
-		b.WriteString("; detail=")
-		b.WriteString(cs.detail)
+		b = append(b, "; detail="...)
+		b = append(b, cs.detail...)
 	}
-	h.Add("Cache-Status", b.String())
+	status := len(b)
 
 	outcome := "hit"
 	switch {
@@ -61,13 +62,20 @@ func (cs *cacheStatus) write(h http.Header) {
 	case cs.fwd != "":
 		outcome = cs.fwd
 	}
-	st := "cache;desc=" + outcome + ", edge;dur=" + ms(time.Since(cs.start))
+	b = append(b, "cache;desc="...)
+	b = append(b, outcome...)
+	b = append(b, ", edge;dur="...)
+	b = appendMs(b, time.Since(cs.start))
 	if !cs.hit && cs.originDur > 0 {
-		st += ", origin;dur=" + ms(cs.originDur)
+		b = append(b, ", origin;dur="...)
+		b = appendMs(b, cs.originDur)
 	}
-	h.Add("Server-Timing", st)
+	all := string(b)
+	h["Cache-Status"] = append(h["Cache-Status"], all[:status])
+	h["Server-Timing"] = append(h["Server-Timing"], all[status:])
 }
 
-func ms(d time.Duration) string {
-	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64)
+// appendMs appends d in milliseconds with one decimal.
+func appendMs(b []byte, d time.Duration) []byte {
+	return strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', 1, 64)
 }
