@@ -138,9 +138,11 @@ func TestWarmPoolServesFirstRequestAndSharesConnections(t *testing.T) {
 func TestKilledConnectionIsReplaced(t *testing.T) {
 	o := startOrigin(t, protoHandler)
 	e := startEdge(t, o.addr, "pool_size 2\n\t\t\tping_interval 200ms")
+	waitFor(t, "the pool's 2 connections at the origin", func() bool { return o.newConn.Load() == 2 })
 	o.mu.Lock()
-	o.conns[0].Close()
+	first := o.conns[0]
 	o.mu.Unlock()
+	first.Close()
 	waitFor(t, "a redial", func() bool { return o.newConn.Load() == 3 })
 	waitFor(t, "two live links", func() bool {
 		v := e.origins(t)
