@@ -10,15 +10,6 @@ import (
 	"github.com/lastmile-edge/lastmile/loadtest/netlab"
 )
 
-type fetchOut struct {
-	TTFBMs  []float64 `json:"ttfb_ms"`
-	TotalMs float64   `json:"total_ms"`
-	Bytes   int64     `json:"bytes"`
-	Mbit    float64   `json:"mbit_per_s"`
-	Errors  int       `json:"errors"`
-	Partial int       `json:"partial"`
-}
-
 // originLink compares, on long-fat-lossy between edge and origin, Caddy's
 // default HTTP transport (cold connections, the system's CUBIC) with the
 // origin_link transport (warm HTTP/2 pool, BBR, buffers for 1 Gbit/s x 100
@@ -103,7 +94,7 @@ http://%[1]s:8002 {
 		}
 		for _, v := range []struct{ name, port string }{{"default http", "8001"}, {"origin_link", "8002"}} {
 			base := "http://" + user.AddrB + ":" + v.port
-			var first, big, burst fetchOut
+			var first, big, burst fetchResult
 			if err := helper(lab, "client", &first, "fetch", "-url", base+"/api/products?page=1"); err != nil {
 				return err
 			}
