@@ -3,7 +3,7 @@ package httpcache
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/lastmile-edge/lastmile/modules/quicedge"
+	"github.com/lastmile-edge/lastmile/internal/promreg"
 )
 
 // metrics are process-wide, like the stores they describe.
@@ -93,7 +93,7 @@ func (storeCollector) Collect(ch chan<- prometheus.Metric) {
 var theStoreCollector = storeCollector{}
 
 func registerMetrics(reg prometheus.Registerer) error {
-	return quicedge.RegisterCollectors(reg,
+	return promreg.Register(reg,
 		metrics.requests, metrics.staleServed, metrics.coalesced, metrics.originFetches,
 		metrics.stores, metrics.evictions, metrics.invalidations, metrics.purges,
 		metrics.refreshAheads, metrics.prefetches, theStoreCollector)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/lastmile-edge/lastmile/modules/quicedge"
+	"github.com/lastmile-edge/lastmile/internal/promreg"
 )
 
 // poolSets are the transports of the running configs, for the metrics
@@ -91,7 +91,7 @@ func (collector) Collect(ch chan<- prometheus.Metric) {
 }
 
 func registerMetrics(reg prometheus.Registerer) error {
-	return quicedge.RegisterCollectors(reg, theCollector)
+	return promreg.Register(reg, theCollector)
 }
 
 var theCollector = collector{}

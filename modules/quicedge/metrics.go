@@ -1,9 +1,9 @@
 package quicedge
 
 import (
-	"errors"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lastmile-edge/lastmile/internal/promreg"
 )
 
 // metrics are process-wide so counters survive config reloads; each
@@ -46,20 +46,7 @@ var metrics = struct {
 func CountRequest(protocol string) { metrics.requests.WithLabelValues(protocol).Inc() }
 
 func registerMetrics(reg prometheus.Registerer) error {
-	return RegisterCollectors(reg,
+	return promreg.Register(reg,
 		metrics.connsAccepted, metrics.connsOpen, metrics.handshakes,
 		metrics.zeroRTTConns, metrics.earlyRequests, metrics.requests)
-}
-
-// RegisterCollectors registers each collector in reg unless it is
-// registered there already (several modules of one config share them).
-func RegisterCollectors(reg prometheus.Registerer, cs ...prometheus.Collector) error {
-	for _, c := range cs {
-		if err := reg.Register(c); err != nil {
-			if _, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); !ok {
-				return err
-			}
-		}
-	}
-	return nil
 }

@@ -3,7 +3,7 @@ package rum
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/lastmile-edge/lastmile/modules/quicedge"
+	"github.com/lastmile-edge/lastmile/internal/promreg"
 )
 
 // Buckets for 10 ms .. 30 s, about 1.7x apart.
@@ -64,7 +64,7 @@ var metrics = struct {
 }
 
 func registerMetrics(reg prometheus.Registerer) error {
-	return quicedge.RegisterCollectors(reg, metrics.pageViews, metrics.beacons, metrics.rejected, metrics.ttfb, metrics.load,
+	return promreg.Register(reg, metrics.pageViews, metrics.beacons, metrics.rejected, metrics.ttfb, metrics.load,
 		metrics.lcp, metrics.inp, metrics.fcp, metrics.cls, metrics.edgeGap, metrics.bufferedDelivery, metrics.sinkDropped)
 }
 

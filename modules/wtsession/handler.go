@@ -21,6 +21,7 @@ import (
 	"github.com/quic-go/webtransport-go"
 	"go.uber.org/zap"
 
+	"github.com/lastmile-edge/lastmile/internal/promreg"
 	"github.com/lastmile-edge/lastmile/modules/quicedge"
 )
 
@@ -85,7 +86,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("loading session module: %w", err)
 	}
 	h.session = mod.(SessionHandler)
-	return quicedge.RegisterCollectors(ctx.GetMetricsRegistry(), metrics.open, metrics.opened, metrics.refused)
+	return promreg.Register(ctx.GetMetricsRegistry(), metrics.open, metrics.opened, metrics.refused)
 }
 
 // Validate checks the origins.
