@@ -5,12 +5,12 @@ SHELL := /bin/bash
 GO ?= go
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: test deps go-test web-test fuzz lab-smoke k6-smoke k6 build
+.PHONY: test deps go-test web-test fuzz lab-smoke k6-test k6-smoke k6 build
 
 # How long each fuzz target runs in `make test`; longer runs: make fuzz FUZZTIME=10m
 FUZZTIME ?= 10s
 
-test: deps go-test web-test fuzz lab-smoke k6-smoke
+test: deps go-test web-test fuzz lab-smoke k6-test
 
 deps: $(CHROMIUM) web-client/node_modules/.package-lock.json
 	$(GO) mod download
@@ -48,6 +48,12 @@ k6:
 	cd loadtest/k6 && $(GO) build -o ../bin/k6 .
 
 k6-smoke:
+	loadtest/k6/smoke.sh
+
+# The extension's own tests (real k6 against the real demo edge: the
+# connection and session lifecycle, the WebTransport API), then the smoke.
+k6-test:
+	cd loadtest/k6 && $(GO) vet ./... && $(GO) test -count=1 -timeout 5m ./...
 	loadtest/k6/smoke.sh
 
 build:

@@ -3,12 +3,15 @@
 # lastmile, nginx proxy_cache, Varnish and Caddy with cache-handler, over
 # HTTP/1.1 on loopback (Varnish has no TLS): each warmed, then measured in
 # alternation, the server on core 0 and the load generator on core 1.
-# Prints a markdown table: requests/s, p99, origin requests during the
-# measured runs, ratios to nginx. Needs root (apt-get install of nginx and
-# varnish).   loadtest/peers/peer-bench.sh      DUR=5s ROUNDS=1 for a quick run
+# Prints a markdown table (requests/s, p99, errors, origin requests during
+# the measured runs, ratios to nginx) and writes it, with the date, the
+# command and the servers' versions, into docs/BENCHMARKS.md between the
+# peer-bench markers (WRITE=0: print only). Needs root (apt-get install of
+# nginx and varnish).
+#   loadtest/peers/peer-bench.sh      DUR=5s ROUNDS=1 for a quick run
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2}
+DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-1}
 bin=loadtest/bin
 mkdir -p "$bin"
 for pkg in nginx varnish; do
@@ -91,18 +94,34 @@ for round in $(seq "$ROUNDS"); do
 		echo -e "${s%%:*}\t$out\t$((after - before - 0))" >>"$results"
 	done
 done
-python3 - "$results" <<'PY'
-import json, sys, statistics
+versions="lastmile $(git describe --always --dirty), $(nginx -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler 2>/dev/null || echo '?')"
+command="DUR=$DUR C=$C ROUNDS=$ROUNDS loadtest/peers/peer-bench.sh"
+python3 - "$results" "$WRITE" "$command" "$versions" <<'PY'
+import datetime, json, re, statistics, sys
+results, write, command, versions = sys.argv[1:5]
 rows = {}
-for line in open(sys.argv[1]):
+for line in open(results):
     name, js, origin = line.rstrip("\n").split("\t")
     r = json.loads(js)
-    rows.setdefault(name, []).append((r["req_per_sec"], r["p99_ms"], int(origin)))
+    rows.setdefault(name, []).append((r["req_per_sec"], r["p99_ms"], int(origin), r["errors"]))
 base = statistics.mean(x[0] for x in rows["nginx"])
 base_p99 = statistics.mean(x[1] for x in rows["nginx"])
-print("| server | req/s | p99 ms | origin requests during the runs | req/s vs nginx | p99 vs nginx |")
-print("|---|---|---|---|---|---|")
+table = ["| server | req/s | p99 ms | errors | origin requests during the runs | req/s vs nginx | p99 vs nginx |",
+         "|---|---|---|---|---|---|---|"]
 for name in ("lastmile", "nginx", "varnish", "cache-handler"):
-    rps = statistics.mean(x[0] for x in rows[name]); p99 = statistics.mean(x[1] for x in rows[name]); org = sum(x[2] for x in rows[name])
-    print(f"| {name} | {rps:,.0f} | {p99:.2f} | {org} | {rps/base:.2f} | {p99/base_p99:.2f} |")
+    rps = statistics.mean(x[0] for x in rows[name]); p99 = statistics.mean(x[1] for x in rows[name])
+    org = sum(x[2] for x in rows[name]); errs = sum(x[3] for x in rows[name])
+    table.append(f"| {name} | {rps:,.0f} | {p99:.2f} | {errs} | {org} | {rps/base:.2f} | {p99/base_p99:.2f} |")
+print("\n".join(table))
+if write == "1":
+    block = "\n".join([
+        "<!-- peer-bench:begin (written by loadtest/peers/peer-bench.sh) -->",
+        f"Measured {datetime.date.today().isoformat()} with `{command}` ({versions}):",
+        "", *table, "<!-- peer-bench:end -->"])
+    doc = open("docs/BENCHMARKS.md").read()
+    new, n = re.subn(r"<!-- peer-bench:begin.*?<!-- peer-bench:end -->", lambda _: block, doc, flags=re.S)
+    if n != 1:
+        sys.exit("docs/BENCHMARKS.md has no peer-bench markers")
+    open("docs/BENCHMARKS.md", "w").write(new)
+    print("written to docs/BENCHMARKS.md", file=sys.stderr)
 PY

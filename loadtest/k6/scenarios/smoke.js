@@ -37,9 +37,22 @@ export function h3() {
   check(r, { 'h3: 200 over HTTP/3': (res) => res.status === 200 && res.proto === 'HTTP/3.0' });
 }
 
+// A WebTransport session driven stream by stream: a bidirectional echo,
+// then datagrams until one comes back (they may be lost).
 export function wt() {
-  const r = lastmile.webtransportEcho(`${BASE}/wt/echo`, { insecure: true });
-  check(r, { 'webtransport: stream and datagram echoed': (res) => res.ok });
+  const s = lastmile.webtransport(`${BASE}/wt/echo`, { insecure: true, timeout: '2s' });
+  if (!check(s, { 'webtransport: session open': (x) => x.ok })) return;
+  const str = s.openStream();
+  str.write('k6 stream');
+  str.close();
+  check(str.readAll(), { 'webtransport: stream echoed': (v) => v === 'k6 stream' });
+  let back = null;
+  for (let k = 0; k < 10 && back === null; k++) {
+    s.sendDatagram(`k6 datagram ${k}`);
+    back = s.receiveDatagram();
+  }
+  check(back, { 'webtransport: datagram echoed': (v) => v !== null && v.startsWith('k6 datagram') });
+  s.close();
 }
 
 // A cold page load: a new connection (connecting time > 0), then the

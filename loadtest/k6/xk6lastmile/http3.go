@@ -1,0 +1,193 @@
+package xk6lastmile
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	"go.k6.io/k6/v2/metrics"
+)
+
+// transport is the connection a request goes over: the VU's kept one, or
+// a fresh one the caller closes (params fresh, or k6's noConnectionReuse
+// option). The kept one lasts until close(), the end of the iteration
+// (k6's noVUConnectionReuse option) or the end of the test.
+func (i *instance) transport(p Params) (tr *http3.Transport, fresh bool) {
+	if p.Fresh || i.vu.State().Options.NoConnectionReuse.Bool {
+		return i.newTransport(p), true
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.h3 == nil || i.h3Insecure != p.Insecure {
+		if i.h3 != nil {
+			i.h3.Close()
+		}
+		i.h3, i.h3Insecure = i.newTransport(p), p.Insecure
+	}
+	return i.h3, false
+}
+
+func (i *instance) newTransport(p Params) *http3.Transport {
+	return &http3.Transport{TLSClientConfig: i.tlsConfig(p), Dial: i.dialing.dial}
+}
+
+// closeKept closes the VU's kept HTTP/3 connection, if any.
+func (i *instance) closeKept() {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.h3 != nil {
+		i.h3.Close()
+		i.h3 = nil
+	}
+}
+
+// dialClock times QUIC handshakes, so a request that opened a connection
+// reports its connecting time.
+type dialClock struct {
+	mu    sync.Mutex
+	dials int
+	last  time.Duration
+}
+
+func (d *dialClock) dial(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+	start := time.Now()
+	conn, err := quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
+	if err == nil {
+		select {
+		case <-conn.HandshakeComplete():
+		case <-ctx.Done():
+		}
+	}
+	d.mu.Lock()
+	d.dials++
+	d.last = time.Since(start)
+	d.mu.Unlock()
+	return conn, err
+}
+
+func (d *dialClock) snapshot() (int, time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.dials, d.last
+}
+
+// http3Get sends one GET over HTTP/3 and reports what k6's http.get
+// would: status, proto, headers, body size, timings (ms).
+func (i *instance) http3Get(url string, p map[string]any) (map[string]any, error) {
+	return i.http3Do(http.MethodGet, url, "", p)
+}
+
+// http3Post sends one POST over HTTP/3.
+func (i *instance) http3Post(url, body string, p map[string]any) (map[string]any, error) {
+	return i.http3Do(http.MethodPost, url, body, p)
+}
+
+func (i *instance) http3Do(method, url, body string, p map[string]any) (map[string]any, error) {
+	if i.vu.State() == nil {
+		return nil, errors.New("http3: only in the VU context")
+	}
+	prm, err := params(p)
+	if err != nil {
+		return nil, err
+	}
+	if prm.ZeroRTT && method == http.MethodGet {
+		method = http3.MethodGet0RTT
+	}
+	tr, fresh := i.transport(prm)
+	if fresh {
+		defer tr.Close()
+	}
+	ctx := i.vu.Context()
+	dials0, _ := i.dialing.snapshot()
+	start := time.Now()
+	var firstByte time.Time
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotFirstResponseByte: func() { firstByte = time.Now() },
+	}), method, url, bodyReader(body))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range prm.Headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := tr.RoundTrip(req)
+	status, proto, size := 0, "", int64(0)
+	headers := map[string]any{}
+	if err == nil {
+		size, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		status, proto = resp.StatusCode, resp.Proto
+		for k := range resp.Header {
+			headers[k] = resp.Header.Get(k)
+		}
+	}
+	end := time.Now()
+	waiting := end.Sub(start)
+	if !firstByte.IsZero() {
+		waiting = firstByte.Sub(start)
+	}
+	failed := 0.0
+	if err != nil || status >= 400 || status == 0 {
+		failed = 1
+	}
+	connecting := time.Duration(0)
+	if dials, last := i.dialing.snapshot(); dials != dials0 {
+		connecting = last
+	}
+	tags := i.tags("url", url, "method", req.Method, "status", fmt.Sprint(status), "proto", proto)
+	i.push(ctx, tags, end, map[*metrics.Metric]float64{
+		i.m.reqs: 1, i.m.reqDuration: ms(end.Sub(start)), i.m.reqWaiting: ms(waiting), i.m.reqFailed: failed,
+		i.m.reqConnecting: ms(connecting), i.m.reqReceiving: ms(end.Sub(start) - waiting),
+	})
+	out := map[string]any{"status": status, "proto": proto, "headers": headers, "body_size": size,
+		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting), "connecting": ms(connecting),
+			"receiving": ms(end.Sub(start) - waiting)}}
+	if err != nil {
+		out["error"] = err.Error()
+	}
+	return out, nil
+}
+
+// http3Batch sends GETs for urls in parallel on the VU's connection, as a
+// browser fetches a page's subresources, and returns their results in
+// order.
+func (i *instance) http3Batch(urls []string, p map[string]any) ([]map[string]any, error) {
+	prm, err := params(p)
+	if err != nil {
+		return nil, err
+	}
+	if !prm.Fresh {
+		i.transport(prm) // open (or reuse) the kept connection once, before the goroutines
+	}
+	out := make([]map[string]any, len(urls))
+	errs := make([]error, len(urls))
+	var wg sync.WaitGroup
+	for k, u := range urls {
+		wg.Go(func() { out[k], errs[k] = i.http3Do(http.MethodGet, u, "", p) })
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// close ends what the VU holds open: its kept HTTP/3 connection and its
+// WebTransport sessions.
+func (i *instance) close() {
+	i.closeKept()
+	i.closeSessions(i.vu.Context(), everySession)
+}
+
+func bodyReader(s string) io.Reader {
+	if s == "" {
+		return nil
+	}
+	return strings.NewReader(s)
+}
