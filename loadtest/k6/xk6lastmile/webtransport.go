@@ -361,16 +361,23 @@ func (s *Session) echo() (time.Duration, error) {
 	ctx, cancel := s.call()
 	defer cancel()
 	// A datagram may be lost: resend every 300 ms until one comes back.
+	// Each carries its number, so a late echo of an earlier one is timed
+	// from its own sending.
+	var sent []time.Time
 	for {
-		sent := time.Now()
-		if err := s.SendDatagram("k6 datagram"); err != nil {
+		sent = append(sent, time.Now())
+		if err := s.SendDatagram(fmt.Sprintf("k6 datagram %d", len(sent)-1)); err != nil {
 			return 0, err
 		}
 		rctx, rcancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		_, err := s.receiveDatagram(rctx)
+		b, err := s.receiveDatagram(rctx)
 		rcancel()
 		if err == nil {
-			rtt := time.Since(sent)
+			var n int
+			if _, err := fmt.Sscanf(string(b), "k6 datagram %d", &n); err != nil || n < 0 || n >= len(sent) {
+				return 0, fmt.Errorf("datagram echo: got %q", b)
+			}
+			rtt := time.Since(sent[n])
 			s.i.push(s.i.vu.Context(), s.tags, time.Now(), map[*metrics.Metric]float64{s.i.m.wtDatagramRTT: ms(rtt)})
 			return rtt, nil
 		}
