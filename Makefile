@@ -4,6 +4,7 @@
 SHELL := /bin/bash
 GO ?= go
 CHROMIUM ?= /usr/bin/chromium
+PROMETHEUS ?= /usr/bin/prometheus
 
 .PHONY: test deps go-test web-test fuzz lab-smoke k6-test k6-smoke k6 build
 
@@ -12,13 +13,15 @@ FUZZTIME ?= 10s
 
 test: deps go-test web-test fuzz lab-smoke k6-test
 
-deps: $(CHROMIUM) web-client/node_modules/.package-lock.json
+deps: $(CHROMIUM) $(PROMETHEUS) web-client/node_modules/.package-lock.json
 	$(GO) mod download
 
-$(CHROMIUM):
-	@if [ "$$(id -u)" != 0 ]; then echo "chromium is missing: run 'apt-get install chromium' as root" >&2; exit 1; fi
+# Debian's chromium for the browser tests, prometheus for the tests of k6's
+# remote-write output and of deploy/'s Prometheus files.
+$(CHROMIUM) $(PROMETHEUS) &:
+	@if [ "$$(id -u)" != 0 ]; then echo "chromium or prometheus is missing: run 'apt-get install chromium prometheus' as root" >&2; exit 1; fi
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium prometheus >/dev/null
 
 web-client/node_modules/.package-lock.json: web-client/package-lock.json
 	cd web-client && npm ci --no-audit --no-fund
@@ -51,7 +54,8 @@ k6-smoke:
 	loadtest/k6/smoke.sh
 
 # The extension's own tests (real k6 against the real demo edge: the
-# connection and session lifecycle, the WebTransport API), then the smoke.
+# connection and session lifecycle, the WebTransport API, remote write to a
+# real Prometheus), then the smoke.
 k6-test:
 	cd loadtest/k6 && $(GO) vet ./... && $(GO) test -count=1 -timeout 5m ./...
 	loadtest/k6/smoke.sh

@@ -1,0 +1,176 @@
+package xk6lastmile_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests run the real k6 (built with this extension) against the
+// real demo edge, and read what the edge saw from its metrics.
+
+// edge is a running `lastmile demo`.
+type edge struct {
+	base, admin string
+	k6          string
+}
+
+func startEdge(t *testing.T) *edge {
+	t.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "loadtest", "bin")
+	build(t, root, filepath.Join(bin, "lastmile"), "./edge")
+	build(t, filepath.Join(root, "loadtest", "k6"), filepath.Join(bin, "k6"), ".")
+
+	https, http, origin, admin := freePort(t), freePort(t), freePort(t), freePort(t)
+	dir := t.TempDir()
+	cmd := exec.Command(filepath.Join(bin, "lastmile"), "demo", "--origin", fmt.Sprintf("127.0.0.1:%d", origin))
+	cmd.Env = append(os.Environ(),
+		fmt.Sprintf("LASTMILE_HTTPS_PORT=%d", https), fmt.Sprintf("LASTMILE_HTTP_PORT=%d", http),
+		fmt.Sprintf("LASTMILE_ADMIN=127.0.0.1:%d", admin), "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir,
+		"LASTMILE_WT_SESSIONS_PER_CLIENT=1000")
+	log, err := os.Create(filepath.Join(dir, "edge.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			out, _ := os.ReadFile(log.Name())
+			t.Logf("edge log:\n%s", out)
+		}
+	})
+	e := &edge{base: fmt.Sprintf("https://localhost:%d", https), admin: fmt.Sprintf("http://127.0.0.1:%d", admin), k6: filepath.Join(bin, "k6")}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := e.metric("lastmile_quic_connections_total"); err == nil {
+			return e
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("edge not up in 20 s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func build(t *testing.T, dir, out, pkg string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	for range 20 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		// The edge needs the UDP twin of its HTTPS port too.
+		if u, err := net.ListenPacket("udp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			u.Close()
+			return port
+		}
+	}
+	t.Fatal("no free port")
+	return 0
+}
+
+// metric reads one unlabelled sample from the edge's /metrics.
+func (e *edge) metric(name string) (float64, error) {
+	resp, err := http.Get(e.admin + "/metrics")
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return strconv.ParseFloat(v, 64)
+		}
+	}
+	return 0, fmt.Errorf("%s not in /metrics", name)
+}
+
+func (e *edge) mustMetric(t *testing.T, name string) float64 {
+	t.Helper()
+	v, err := e.metric(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// eventually waits up to 2 s for the metric to reach want. The edge's
+// idle timeout is 30 s, so a connection the client left open stays.
+func (e *edge) eventually(t *testing.T, name string, want float64) {
+	t.Helper()
+	var got float64
+	for range 40 {
+		if got = e.mustMetric(t, name); got == want {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("%s = %v, want %v", name, got, want)
+}
+
+// summary is what k6 --summary-export writes, the parts the tests read.
+type summary struct {
+	Metrics map[string]struct {
+		Passes int     `json:"passes"`
+		Fails  int     `json:"fails"`
+		Count  float64 `json:"count"`
+	} `json:"metrics"`
+}
+
+// run runs a script from testdata and fails the test if k6 fails (a
+// threshold breach exits with 99).
+func (e *edge) run(t *testing.T, script string, args ...string) summary {
+	t.Helper()
+	return e.runWithEnv(t, nil, script, args...)
+}
+
+// runWithEnv is run with environment variables for k6 itself (its outputs
+// read their settings from there).
+func (e *edge) runWithEnv(t *testing.T, env []string, script string, args ...string) summary {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "summary.json")
+	argv := append([]string{"run", "--quiet", "--summary-export", out, "-e", "BASE=" + e.base, "-e", "ADMIN=" + e.admin}, args...)
+	cmd := exec.Command(e.k6, append(argv, filepath.Join("testdata", script))...)
+	cmd.Env = append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("k6 run %s: %v\n%s", script, err, b)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s summary
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
