@@ -45,10 +45,15 @@ func TestDemoPagesServedFromCache(t *testing.T) {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
+	waitForWithin(t, 3*time.Second, cond)
+}
+
+func waitForWithin(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met in 3 s")
+			t.Fatalf("condition not met in %v", d)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
