@@ -16,6 +16,7 @@ import (
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 
+	"github.com/lastmile-edge/lastmile/internal/tcptune"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
@@ -195,7 +196,7 @@ func TestTCPInfoAndCongestionControl(t *testing.T) {
 
 // BBR by default where the kernel has it.
 func TestBBRByDefault(t *testing.T) {
-	have, _ := availableCongestion()
+	have, _ := tcptune.Available()
 	if !strings.Contains(strings.Join(have, " "), "bbr") {
 		t.Skip("this kernel has no bbr")
 	}

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -22,6 +21,8 @@ import (
 	"github.com/quic-go/quic-go/http3"
 	"go.uber.org/zap"
 	"golang.org/x/net/http2"
+
+	"github.com/lastmile-edge/lastmile/internal/tcptune"
 )
 
 func init() {
@@ -132,13 +133,12 @@ func (t *Transport) Provision(ctx caddy.Context) error {
 		return err
 	}
 	t.tuning = socketTuning{
-		congestion:   t.CongestionControl,
-		notsentLowat: t.NotsentLowat,
-		keepAlive:    net.KeepAliveConfig{Enable: true, Idle: time.Duration(t.KeepAlive), Interval: time.Duration(t.KeepAlive) / 3, Count: 3},
+		Options:   tcptune.Options{Congestion: t.CongestionControl, NotsentLowat: t.NotsentLowat},
+		keepAlive: net.KeepAliveConfig{Enable: true, Idle: time.Duration(t.KeepAlive), Interval: time.Duration(t.KeepAlive) / 3, Count: 3},
 	}
 	window := int64(16 << 20)
 	if bdp := t.bdp(); bdp > 0 {
-		t.tuning.bufferBytes = int(bdp)
+		t.tuning.BufferBytes = int(bdp)
 		window = max(bdp, 1<<20)
 	}
 	if t.TLS != nil {
@@ -199,21 +199,14 @@ func (t *Transport) bdp() int64 {
 }
 
 func (t *Transport) chooseCongestion() error {
-	have, err := availableCongestion()
-	if err != nil {
-		return err
-	}
+	cc, err := tcptune.ChooseCongestion(t.CongestionControl)
 	switch {
-	case t.CongestionControl == "":
-		if slices.Contains(have, "bbr") {
-			t.CongestionControl = "bbr"
-		} else {
-			t.logger.Warn("bbr is not available in this kernel; origin links use the system default congestion control",
-				zap.Strings("available", have))
-		}
-	case !slices.Contains(have, t.CongestionControl):
-		return fmt.Errorf("origin_link: congestion control %q is not available (have %v)", t.CongestionControl, have)
+	case errors.Is(err, tcptune.ErrNoBBR):
+		t.logger.Warn("origin links use the system default congestion control", zap.Error(err))
+	case err != nil:
+		return fmt.Errorf("origin_link: %w", err)
 	}
+	t.CongestionControl = cc
 	return nil
 }
 

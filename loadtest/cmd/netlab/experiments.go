@@ -241,7 +241,7 @@ func (r *runner) selftest() error {
 		ceiling.mbit, ceiling.pps, link.mbit, link.pps)
 	fmt.Fprintf(&b, "\nThe emulator is one Go process reading and writing TUN devices, a packet per system call; on this 2-core machine it carries about %.0f packets/s (%.0f Mbit/s of 1500-byte packets). A 100 ms path needs a window of rate x 100 ms: the clean 100 ms link reached %.0f%% of the ceiling.\n",
 		ceiling.pps, ceiling.mbit, 100*link.mbit/ceiling.mbit)
-	if err := writeResult(r.out, "selftest", "Network lab self-test", "go run ./loadtest/cmd/netlab selftest", b.String(), nil); err != nil {
+	if err := writeResult(r.out, "selftest", "Network lab self-test", r.command(), b.String(), nil); err != nil {
 		return err
 	}
 	if len(failed) > 0 {
@@ -291,7 +291,9 @@ func (r *runner) direct(lastMile, backbone netlab.Profile) (*site, error) {
 
 // viaEdge: client --[last mile]-- edge --[backbone]-- origin, with the
 // real lastmile edge caching in between.
-func (r *runner) viaEdge(lastMile, backbone netlab.Profile) (*site, error) {
+// The edge's client TCP connections (HTTP/1.1, HTTP/2) use clientCC;
+// HTTP/3 uses quic-go's own congestion control.
+func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*site, error) {
 	if err := r.buildLastmile(); err != nil {
 		return nil, err
 	}
@@ -324,6 +326,12 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile) (*site, error) {
 	skip_install_trust
 	servers {
 		protocols h1 h2
+		listener_wrappers {
+			client_tcp {
+				congestion_control %s
+			}
+			tls
+		}
 	}
 	quic
 }
@@ -333,7 +341,7 @@ https://%s {
 	edge_cache
 	reverse_proxy http://%s:8080
 }
-`, user.AddrB, back.AddrB)
+`, clientCC, user.AddrB, back.AddrB)
 	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
@@ -401,7 +409,7 @@ func (r *runner) splitLoop() error {
 			if topo == "direct" {
 				s, err = r.direct(wifi, backbone)
 			} else {
-				s, err = r.viaEdge(wifi, backbone)
+				s, err = r.viaEdge(wifi, backbone, "bbr")
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", topo, err)
@@ -426,8 +434,13 @@ func (r *runner) splitLoop() error {
 %s
 ![full page load CDF](split-loop.svg)
 `, r.runs, percentileTable("ms", order(ttfbs)), percentileTable("ms", order(loads)))
-	return writeResult(r.out, "split-loop", "Experiment 1: split loop (direct vs via-edge)", "go run ./loadtest/cmd/netlab split-loop", body,
+	return writeResult(r.out, "split-loop", "Experiment 1: split loop (direct vs via-edge)", r.command(), body,
 		map[string]string{"split-loop.svg": cdfSVG("Full page load, wifi-last-meters + backbone-2000km", "ms", order(loads))})
+}
+
+// command is how this run was started, for the results it writes.
+func (r *runner) command() string {
+	return "go run ./loadtest/cmd/netlab " + strings.Join(os.Args[1:], " ")
 }
 
 // ---- experiment 2: QUIC on lossy mobile ----
@@ -439,33 +452,41 @@ func (r *runner) quicMobile() error {
 	}
 	var b strings.Builder
 	svgs := map[string]string{}
-	fmt.Fprintf(&b, "Via-edge topology: client to the lastmile edge over the mobile profile, edge to origin over backbone-2000km, the edge caching. Same edge, same content; the client speaks HTTP/2 over TCP or HTTP/3 over QUIC to the edge. A page load is the HTML and 15 subresources in parallel; cold = new connection per load, warm = one kept connection; %d loads per variant.\n", r.runs)
+	fmt.Fprintf(&b, "Via-edge topology: client to the lastmile edge over the mobile profile, edge to origin over backbone-2000km, the edge caching. Same edge, same content; the client speaks HTTP/2 over TCP or HTTP/3 over QUIC to the edge. A page load is the HTML and 15 subresources in parallel; cold = new connection per load, warm = one kept connection; %d loads per variant. HTTP/2 is measured twice: with the edge's client TCP on BBR (lastmile's default, client_tcp) and on CUBIC (Linux's default, and what a loss-based controller does); HTTP/3 uses quic-go's own congestion control, loss-based (quic-go has no BBR: quic-go/quic-go#4565).\n", r.runs)
 	for _, name := range []string{"lte-india", "mobile-ru"} {
 		p, err := r.profiles.Get(name)
 		if err != nil {
 			return err
 		}
-		s, err := r.viaEdge(p, backbone)
-		if err != nil {
-			return err
-		}
 		var loads, ttfbs []series
-		for _, mode := range []string{"cold", "warm"} {
-			for _, proto := range []string{"h2", "h3"} {
-				t, l, err := s.pageLoads(proto, mode, r.runs)
-				if err != nil {
-					return fmt.Errorf("%s %s %s: %w", name, proto, mode, err)
+		for _, cc := range []string{"bbr", "cubic"} {
+			s, err := r.viaEdge(p, backbone, cc)
+			if err != nil {
+				return err
+			}
+			for _, mode := range []string{"cold", "warm"} {
+				for _, proto := range []string{"h2", "h3"} {
+					variant := proto + " " + mode
+					if proto == "h2" {
+						variant += " (TCP " + cc + ")"
+					} else if cc != "bbr" {
+						continue // HTTP/3 does not use the edge's TCP: measured once
+					}
+					t, l, err := s.pageLoads(proto, mode, r.runs)
+					if err != nil {
+						return fmt.Errorf("%s %s: %w", name, variant, err)
+					}
+					t.Name, l.Name = variant, variant
+					ttfbs, loads = append(ttfbs, t), append(loads, l)
+					fmt.Printf("%-10s %-20s TTFB p50 %.0f ms, load p50 %.0f p95 %.0f ms\n", name, variant, percentile(t.sorted(), 50), percentile(l.sorted(), 50), percentile(l.sorted(), 95))
 				}
-				t.Name, l.Name = proto+" "+mode, proto+" "+mode
-				ttfbs, loads = append(ttfbs, t), append(loads, l)
-				fmt.Printf("%-10s %-8s TTFB p50 %.0f ms, load p50 %.0f p95 %.0f ms\n", name, l.Name, percentile(t.sorted(), 50), percentile(l.sorted(), 50), percentile(l.sorted(), 95))
 			}
 		}
 		fmt.Fprintf(&b, "\n## %s (%s)\n\nTime to first byte (ms):\n\n%s\nFull page load (ms):\n\n%s\n![%s](quic-mobile-%s.svg)\n",
 			name, p.Source, percentileTable("ms", ttfbs), percentileTable("ms", loads), name, name)
 		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
 	}
-	return writeResult(r.out, "quic-mobile", "Experiment 2: HTTP/3 vs HTTP/2 on lossy mobile links", "go run ./loadtest/cmd/netlab quic-mobile", b.String(), svgs)
+	return writeResult(r.out, "quic-mobile", "Experiment 2: HTTP/3 vs HTTP/2 on lossy mobile links", r.command(), b.String(), svgs)
 }
 
 // ---- experiment 3: congestion control ----
@@ -492,7 +513,7 @@ func (r *runner) congestionControl() error {
 		}
 	}
 	b.WriteString("\n![throughput](cc.svg)\n")
-	return writeResult(r.out, "cc", "Experiment 3: CUBIC vs BBR on a long fat lossy link", "go run ./loadtest/cmd/netlab cc", b.String(),
+	return writeResult(r.out, "cc", "Experiment 3: CUBIC vs BBR on a long fat lossy link", r.command(), b.String(),
 		map[string]string{"cc.svg": barSVG("One TCP flow, 100 ms RTT, 1 Gbit/s link", "Mbit/s", names, mbits)})
 }
 
@@ -511,7 +532,7 @@ func (r *runner) smoke() error {
 	}
 	wifi, _ := r.profiles.Get("wifi-last-meters")
 	backbone, _ := r.profiles.Get("backbone-2000km")
-	s, err := r.viaEdge(wifi, backbone)
+	s, err := r.viaEdge(wifi, backbone, "bbr")
 	if err != nil {
 		return err
 	}

@@ -123,6 +123,6 @@ http://%[1]s:8002 {
 	}
 	b.WriteString("\n![50 MB transfer](origin-link.svg)\n")
 	return writeResult(r.out, "origin-link", "Origin links on a long fat lossy path: origin_link vs Caddy's default transport",
-		"go run ./loadtest/cmd/netlab origin-link", b.String(),
+		r.command(), b.String(),
 		map[string]string{"origin-link.svg": barSVG("50 MB from origin over 100 ms, 1.5% loss", "Mbit/s", names, mbits)})
 }
