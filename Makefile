@@ -5,23 +5,25 @@ SHELL := /bin/bash
 GO ?= go
 CHROMIUM ?= /usr/bin/chromium
 PROMETHEUS ?= /usr/bin/prometheus
+PODMAN ?= /usr/bin/podman
 
-.PHONY: test deps go-test web-test fuzz lab-smoke k6-test k6-smoke k6 build
+.PHONY: test deps go-test web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
 
 # How long each fuzz target runs in `make test`; longer runs: make fuzz FUZZTIME=10m
 FUZZTIME ?= 10s
 
-test: deps go-test web-test fuzz lab-smoke k6-test
+test: deps go-test web-test fuzz lab-smoke k6-test image-test
 
-deps: $(CHROMIUM) $(PROMETHEUS) web-client/node_modules/.package-lock.json
+deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.json
 	$(GO) mod download
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
-# remote-write output and of deploy/'s Prometheus files.
-$(CHROMIUM) $(PROMETHEUS) &:
-	@if [ "$$(id -u)" != 0 ]; then echo "chromium or prometheus is missing: run 'apt-get install chromium prometheus' as root" >&2; exit 1; fi
+# remote-write output and of deploy/'s Prometheus files, podman to build
+# the container image.
+$(CHROMIUM) $(PROMETHEUS) $(PODMAN) &:
+	@if [ "$$(id -u)" != 0 ]; then echo "missing: run 'apt-get install chromium prometheus podman' as root" >&2; exit 1; fi
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium prometheus >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium prometheus podman >/dev/null
 
 web-client/node_modules/.package-lock.json: web-client/package-lock.json
 	cd web-client && npm ci --no-audit --no-fund
@@ -62,3 +64,15 @@ k6-test:
 
 build:
 	$(GO) build -o bin/lastmile ./edge
+
+# The container image (deploy/Containerfile): a static binary, the CA
+# bundle and the default Caddyfile, built with podman (vfs storage: no
+# overlay mounts needed).
+image:
+	rm -rf build/image && mkdir -p build/image/data
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o build/image/lastmile ./edge
+	cp Caddyfile /etc/ssl/certs/ca-certificates.crt build/image/
+	podman --storage-driver vfs build -q -t lastmile:dev -f deploy/Containerfile build/image
+
+image-test:
+	deploy/image-test.sh

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the container image (make image) and serves pages from it. This
+# machine has no container engine that can start a container (podman
+# builds, but crun cannot set rlimits or cgroups here), so the image's
+# filesystem, exported by podman, runs in a chroot as the image's user,
+# with the image's environment and entrypoint, in front of the demo origin.
+# Checks: the files and their owner, a page over HTTP/2 with Alt-Svc for
+# the image's port, pages over HTTP/3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make image
+podman="podman --storage-driver vfs"
+image=lastmile:dev
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+fail() { echo "image-test: $*" >&2; cat "$tmp"/*.log >&2 2>/dev/null || true; exit 1; }
+
+mkdir "$tmp/rootfs"
+cid=$($podman create "$image")
+$podman export "$cid" | tar -x -C "$tmp/rootfs"
+$podman rm "$cid" >/dev/null
+user=$($podman image inspect -f '{{.Config.User}}' "$image")
+mapfile -t env < <($podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$image" | grep .)
+read -ra entrypoint <<<"$($podman image inspect -f '{{join .Config.Entrypoint " "}}' "$image")"
+[ -x "$tmp/rootfs${entrypoint[0]}" ] || fail "no ${entrypoint[0]} in the image"
+[ -s "$tmp/rootfs/etc/ssl/certs/ca-certificates.crt" ] || fail "no CA bundle in the image"
+[ "$(stat -c %u:%g "$tmp/rootfs/var/lib/lastmile")" = "$user" ] || fail "/var/lib/lastmile is not owned by $user"
+# What every container runtime provides: name resolution files.
+cp /etc/hosts /etc/resolv.conf "$tmp/rootfs/etc/"
+
+# The demo origin, from the binary the image holds; its own edge stays out
+# of the way on other ports.
+LASTMILE_HTTPS_PORT=28443 LASTMILE_HTTP_PORT=28080 LASTMILE_ADMIN=127.0.0.1:22019 XDG_DATA_HOME="$tmp/demo" XDG_CONFIG_HOME="$tmp/demo" \
+	build/image/lastmile demo --origin 127.0.0.1:28081 >"$tmp/origin.log" 2>&1 &
+pids+=($!)
+env -i "${env[@]}" LASTMILE_ORIGIN=127.0.0.1:28081 \
+	chroot --userspec="$user" "$tmp/rootfs" "${entrypoint[@]}" >"$tmp/edge.log" 2>&1 &
+pids+=($!)
+
+url=https://localhost:8443/page/1
+for _ in $(seq 100); do curl -skf -o /dev/null "$url" && break; sleep 0.1; done
+read -r code version < <(curl -sk --http2 -o /dev/null -w '%{http_code} %{http_version}\n' "$url")
+[ "$code $version" = "200 2" ] || fail "HTTP/2: got $code over HTTP/$version"
+curl -sk -D - -o /dev/null "$url" | grep -qi '^alt-svc: h3=":8443"' || fail "no Alt-Svc for h3 on 8443"
+go build -o build/httpload ./loadtest/cmd/httpload
+h3=$(build/httpload -proto h3 -url "$url" -c 1 -n 5 -d 5s -warmup 0) || fail "HTTP/3: $h3"
+echo "$h3" | grep -q '"errors":0' || fail "HTTP/3: $h3"
+echo "image-test: $image serves HTTP/2 and HTTP/3 as $user: $h3"
