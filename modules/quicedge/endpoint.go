@@ -73,7 +73,14 @@ func listenEndpoint(key, network, hostport, port string) (*endpoint, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
-	go e.acceptLoop(ctx)
+	var acceptors sync.WaitGroup
+	for range acceptLoops {
+		acceptors.Go(func() { e.acceptLoop(ctx) })
+	}
+	go func() {
+		acceptors.Wait()
+		close(e.done)
+	}()
 	advertisedPorts.Store(port, e)
 	return e, nil
 }
@@ -94,8 +101,13 @@ func (e *endpoint) quicConfigForClient(*quic.ClientInfo) (*quic.Config, error) {
 	return b.quicConfig, nil
 }
 
+// acceptLoops take connections from quic-go's accept queue, which holds 32
+// and refuses (CONNECTION_REFUSED) a handshaken connection when full:
+// under a burst of handshakes on busy cores, one goroutine may not be
+// scheduled often enough to keep it from filling.
+const acceptLoops = 4
+
 func (e *endpoint) acceptLoop(ctx context.Context) {
-	defer close(e.done)
 	for {
 		conn, err := e.ln.Accept(ctx)
 		if err != nil {
