@@ -44,16 +44,7 @@ func TestDeployPrometheus(t *testing.T) {
 		checkEcho(t, ctx, sess, "deploy")
 		sess.CloseWithError(0, "")
 	}
-	beacon, err := http.NewRequest(http.MethodPost, e.URL("/lastmile/rum"), strings.NewReader(
-		`{"v":1,"u":"/page/:id","nt":"navigate","p":"h3","cr":0,"t":[0,0,12,20,85,30,400,900],"sz":[5000,4000],"wv":[1200,80,0.02,700,90],"e":["hit",0.4,-1]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	beacon.Header.Set("Origin", "https://localhost:"+e.Port)
-	beacon.Header.Set("Content-Type", "text/plain")
-	if resp, err := h2.Do(beacon); err != nil || resp.StatusCode >= 300 {
-		t.Fatalf("beacon: %v %v", resp, err)
-	}
+	e.postBeacon(t, h2, testBeacon)
 
 	cfg := string(must(os.ReadFile(filepath.Join(deploy, "prometheus.yml"))))
 	for old, repl := range map[string]string{

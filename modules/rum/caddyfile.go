@@ -71,20 +71,11 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		case "respect_privacy":
 			h.RespectPrivacy = true
 		case "raw_sink":
-			args := d.RemainingArgs()
-			if len(args) < 1 || len(args) > 3 {
-				return d.ArgErr()
+			rs, err := parseRawSink(d)
+			if err != nil {
+				return err
 			}
-			h.RawSink = &RawSink{Path: args[0]}
-			for i, p := range []*int{&h.RawSink.MaxSizeMB, &h.RawSink.MaxBackups} {
-				if len(args) > i+1 {
-					n, err := strconv.Atoi(args[i+1])
-					if err != nil || n < 1 {
-						return d.Errf("raw_sink %q: want a positive whole number", args[i+1])
-					}
-					*p = n
-				}
-			}
+			h.RawSink = rs
 		default:
 			return d.Errf("unrecognized rum option %q", opt)
 		}
@@ -98,6 +89,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 //		region_header <field>
 //		regions <value...>
 //		rate_limit <per second>
+//		raw_sink <file> [<max_size_mb> [<max_backups>]]
 //	}
 func (s *Session) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // module name
@@ -122,11 +114,36 @@ func (s *Session) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("rate_limit %q: want a positive number", d.Val())
 			}
 			s.RateLimit = v
+		case "raw_sink":
+			rs, err := parseRawSink(d)
+			if err != nil {
+				return err
+			}
+			s.RawSink = rs
 		default:
 			return d.Errf("unrecognized rum session option %q", opt)
 		}
 	}
 	return nil
+}
+
+// parseRawSink reads raw_sink's arguments: <file> [<max_size_mb> [<max_backups>]].
+func parseRawSink(d *caddyfile.Dispenser) (*RawSink, error) {
+	args := d.RemainingArgs()
+	if len(args) < 1 || len(args) > 3 {
+		return nil, d.ArgErr()
+	}
+	rs := &RawSink{Path: args[0]}
+	for i, p := range []*int{&rs.MaxSizeMB, &rs.MaxBackups} {
+		if len(args) > i+1 {
+			n, err := strconv.Atoi(args[i+1])
+			if err != nil || n < 1 {
+				return nil, d.Errf("raw_sink %q: want a positive whole number", args[i+1])
+			}
+			*p = n
+		}
+	}
+	return rs, nil
 }
 
 // Interface guards

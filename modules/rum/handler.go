@@ -111,10 +111,10 @@ func (h *Handler) Validate() error {
 	return nil
 }
 
-// Cleanup closes the raw sink.
+// Cleanup releases the raw sink.
 func (h *Handler) Cleanup() error {
 	if h.sink != nil {
-		return h.sink.close()
+		return h.RawSink.release()
 	}
 	return nil
 }

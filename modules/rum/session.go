@@ -22,6 +22,11 @@ type Session struct {
 	Regions      []string `json:"regions,omitempty"`
 	// RateLimit is datagrams per second per session. Default 2.
 	RateLimit float64 `json:"rate_limit,omitempty"`
+	// RawSink appends accepted beacons as JSON lines to a rotating file;
+	// the same file as the rum handler's takes both.
+	RawSink *RawSink `json:"raw_sink,omitempty"`
+
+	sink *sink
 }
 
 // CaddyModule returns the Caddy module information.
@@ -32,12 +37,28 @@ func (Session) CaddyModule() caddy.ModuleInfo {
 	}
 }
 
-// Provision sets the default rate and registers the metrics.
+// Provision sets the default rate, opens the raw sink and registers the
+// metrics.
 func (s *Session) Provision(ctx caddy.Context) error {
 	if s.RateLimit == 0 {
 		s.RateLimit = 2
 	}
+	if s.RawSink != nil {
+		sk, err := s.RawSink.open()
+		if err != nil {
+			return err
+		}
+		s.sink = sk
+	}
 	return registerMetrics(ctx.GetMetricsRegistry())
+}
+
+// Cleanup releases the raw sink.
+func (s *Session) Cleanup() error {
+	if s.sink != nil {
+		return s.RawSink.release()
+	}
+	return nil
 }
 
 // ServeSession counts every datagram that decodes as a beacon.
@@ -64,11 +85,15 @@ func (s *Session) ServeSession(sess *wtsession.Session) {
 		}
 		metrics.beacons.WithLabelValues("webtransport").Inc()
 		observe(b, cc, s.Regions)
+		if s.sink != nil {
+			s.sink.write(data, cc, "webtransport")
+		}
 	}
 }
 
 // Interface guards
 var (
 	_ caddy.Provisioner        = (*Session)(nil)
+	_ caddy.CleanerUpper       = (*Session)(nil)
 	_ wtsession.SessionHandler = (*Session)(nil)
 )

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/DeRuina/timberjack"
+	"github.com/caddyserver/caddy/v2"
 )
 
 // RawSink appends accepted beacons as JSON lines to a file rotated by
@@ -18,6 +19,11 @@ type RawSink struct {
 	MaxBackups int    `json:"max_backups,omitempty"`
 }
 
+// sinks holds one writer per file, shared by the rum handler and the rum
+// session module (one file may take beacons from both) and kept across
+// config reloads: two writers rotating one file would lose lines.
+var sinks = caddy.NewUsagePool()
+
 // sink writes in its own goroutine; a full queue drops (and counts)
 // rather than holding up a request.
 type sink struct {
@@ -27,10 +33,26 @@ type sink struct {
 	once  sync.Once
 }
 
+// open returns the file's writer, opening it if no config holds it yet
+// (then its size and backup limits are this config's); release lets go
+// of it.
 func (rs *RawSink) open() (*sink, error) {
 	if rs.Path == "" {
 		return nil, errors.New("rum: raw_sink needs a path")
 	}
+	val, _, err := sinks.LoadOrNew(rs.Path, func() (caddy.Destructor, error) { return rs.newSink(), nil })
+	if err != nil {
+		return nil, err
+	}
+	return val.(*sink), nil
+}
+
+func (rs *RawSink) release() error {
+	_, err := sinks.Delete(rs.Path)
+	return err
+}
+
+func (rs *RawSink) newSink() *sink {
 	if rs.MaxSizeMB == 0 {
 		rs.MaxSizeMB = 100
 	}
@@ -43,7 +65,7 @@ func (rs *RawSink) open() (*sink, error) {
 		done:  make(chan struct{}),
 	}
 	go s.run()
-	return s, nil
+	return s
 }
 
 func (s *sink) run() {
@@ -73,7 +95,8 @@ func (s *sink) write(raw []byte, ctx clientContext, transport string) {
 	}
 }
 
-func (s *sink) close() error {
+// Destruct closes the file when the last config holding it is gone.
+func (s *sink) Destruct() error {
 	s.once.Do(func() { close(s.queue) })
 	<-s.done
 	return s.w.Close()
