@@ -33,51 +33,57 @@ func (i *instance) transport(p Params) (tr *http3.Transport, fresh bool) {
 		}
 		i.h3, i.h3Insecure = i.newTransport(p), p.Insecure
 	}
+	i.h3Used = i.vu.Context()
 	return i.h3, false
 }
 
 func (i *instance) newTransport(p Params) *http3.Transport {
-	return &http3.Transport{TLSClientConfig: i.tlsConfig(p), Dial: i.dialing.dial}
+	return &http3.Transport{TLSClientConfig: i.tlsConfig(p), Dial: dial}
 }
 
-// closeKept closes the VU's kept HTTP/3 connection, if any.
-func (i *instance) closeKept() {
+// closeKept closes the VU's kept HTTP/3 connection if there is one and
+// closeIt approves of the iteration that last used it (its context).
+func (i *instance) closeKept(closeIt func(lastUsed context.Context) bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if i.h3 != nil {
+	if i.h3 != nil && closeIt(i.h3Used) {
 		i.h3.Close()
 		i.h3 = nil
 	}
 }
 
-// dialClock times QUIC handshakes, so a request that opened a connection
-// reports its connecting time.
-type dialClock struct {
-	mu    sync.Mutex
-	dials int
-	last  time.Duration
+// dialRecord is how a request learns that it opened its connection: the
+// http3 transport dials with the context of the request that needed the
+// connection, and the dialer fills in the record found there. Other
+// requests on that connection (a batch's) find theirs empty.
+type dialRecord struct {
+	conn      *quic.Conn
+	handshake time.Duration // set before done closes
+	done      chan struct{} // closed when the handshake ends
 }
 
-func (d *dialClock) dial(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+type dialRecordKey struct{}
+
+// dial returns as soon as the connection can carry 0-RTT data (a resumed
+// connection's GET then goes in the first flight) and times the handshake
+// on the side.
+func dial(ctx context.Context, addr string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
 	start := time.Now()
 	conn, err := quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
-	if err == nil {
+	rec, _ := ctx.Value(dialRecordKey{}).(*dialRecord)
+	if err != nil || rec == nil {
+		return conn, err
+	}
+	rec.conn, rec.done = conn, make(chan struct{})
+	go func() {
+		defer close(rec.done)
 		select {
 		case <-conn.HandshakeComplete():
-		case <-ctx.Done():
+			rec.handshake = time.Since(start)
+		case <-conn.Context().Done():
 		}
-	}
-	d.mu.Lock()
-	d.dials++
-	d.last = time.Since(start)
-	d.mu.Unlock()
-	return conn, err
-}
-
-func (d *dialClock) snapshot() (int, time.Duration) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.dials, d.last
+	}()
+	return conn, nil
 }
 
 // http3Get sends one GET over HTTP/3 and reports what k6's http.get
@@ -107,10 +113,10 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 		defer tr.Close()
 	}
 	ctx := i.vu.Context()
-	dials0, _ := i.dialing.snapshot()
+	rec := new(dialRecord)
 	start := time.Now()
 	var firstByte time.Time
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.WithValue(ctx, dialRecordKey{}, rec), &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { firstByte = time.Now() },
 	}), method, url, bodyReader(body))
 	if err != nil {
@@ -139,16 +145,22 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 	if err != nil || status >= 400 || status == 0 {
 		failed = 1
 	}
-	connecting := time.Duration(0)
-	if dials, last := i.dialing.snapshot(); dials != dials0 {
-		connecting = last
+	// Connecting is the handshake of the connection this request opened
+	// (0 on one it found open); with 0-RTT the response can come first.
+	connecting, zeroRTT := time.Duration(0), false
+	if rec.conn != nil {
+		select {
+		case <-rec.done:
+			connecting, zeroRTT = rec.handshake, rec.conn.ConnectionState().Used0RTT
+		case <-ctx.Done():
+		}
 	}
 	tags := i.tags("url", url, "method", req.Method, "status", fmt.Sprint(status), "proto", proto)
 	i.push(ctx, tags, end, map[*metrics.Metric]float64{
 		i.m.reqs: 1, i.m.reqDuration: ms(end.Sub(start)), i.m.reqWaiting: ms(waiting), i.m.reqFailed: failed,
 		i.m.reqConnecting: ms(connecting), i.m.reqReceiving: ms(end.Sub(start) - waiting),
 	})
-	out := map[string]any{"status": status, "proto": proto, "headers": headers, "body_size": size,
+	out := map[string]any{"status": status, "proto": proto, "headers": headers, "body_size": size, "zero_rtt": zeroRTT,
 		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting), "connecting": ms(connecting),
 			"receiving": ms(end.Sub(start) - waiting)}}
 	if err != nil {
@@ -161,12 +173,16 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 // browser fetches a page's subresources, and returns their results in
 // order.
 func (i *instance) http3Batch(urls []string, p map[string]any) ([]map[string]any, error) {
+	if i.vu.State() == nil {
+		return nil, errors.New("http3: only in the VU context")
+	}
 	prm, err := params(p)
 	if err != nil {
 		return nil, err
 	}
-	if !prm.Fresh {
-		i.transport(prm) // open (or reuse) the kept connection once, before the goroutines
+	// Set up (or reuse) the kept transport once, before the goroutines.
+	if tr, fresh := i.transport(prm); fresh {
+		tr.Close()
 	}
 	out := make([]map[string]any, len(urls))
 	errs := make([]error, len(urls))
@@ -181,7 +197,7 @@ func (i *instance) http3Batch(urls []string, p map[string]any) ([]map[string]any
 // close ends what the VU holds open: its kept HTTP/3 connection and its
 // WebTransport sessions.
 func (i *instance) close() {
-	i.closeKept()
+	i.closeKept(func(context.Context) bool { return true })
 	i.closeSessions(i.vu.Context(), everySession)
 }
 

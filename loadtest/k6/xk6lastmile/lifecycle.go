@@ -44,9 +44,10 @@ func (i *instance) watchLifecycle() {
 				if !ok {
 					return
 				}
-				i.endTest()
+				exit := e.Type.String() == "Exit"
+				i.endTest(exit)
 				e.Done()
-				if e.Type.String() == "Exit" {
+				if exit {
 					events.Local.Unsubscribe(localID)
 					events.Global.Unsubscribe(globalID)
 					return
@@ -56,20 +57,32 @@ func (i *instance) watchLifecycle() {
 	}()
 }
 
+// endIteration closes what belongs to iterations that are over: k6
+// cancels an iteration's context before it emits IterEnd, and after a
+// hard stop the next iteration may already run when the event arrives,
+// so what it opened (its context still live) stays.
 func (i *instance) endIteration() {
-	// The iteration's context is over by now; its samples still count.
-	i.closeSessions(context.Background(), func(s *Session) bool { return s.p.CloseAt == closeAtIteration })
+	// The iteration's samples still count: push without its context.
+	i.closeSessions(context.Background(), func(s *Session) bool {
+		return s.p.CloseAt == closeAtIteration && s.iteration.Err() != nil
+	})
 	if state := i.vu.State(); state != nil && state.Options.NoVUConnectionReuse.Bool {
-		i.closeKept()
+		i.closeKept(func(lastUsed context.Context) bool { return lastUsed.Err() != nil })
 	}
 }
 
-// endTest closes everything without reporting: k6's outputs are done.
-func (i *instance) endTest() {
-	over, cancel := context.WithCancel(context.Background())
-	cancel()
-	i.closeSessions(over, everySession)
-	i.closeKept()
+// endTest closes everything. At TestEnd k6 still takes samples (the
+// summary comes after); at Exit its outputs may be gone, so nothing is
+// pushed.
+func (i *instance) endTest(exit bool) {
+	ctx := context.Background()
+	if exit {
+		over, cancel := context.WithCancel(ctx)
+		cancel()
+		ctx = over
+	}
+	i.closeSessions(ctx, everySession)
+	i.closeKept(func(context.Context) bool { return true })
 }
 
 func everySession(*Session) bool { return true }

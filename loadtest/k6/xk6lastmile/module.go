@@ -66,12 +66,12 @@ func (*rootModule) NewModuleInstance(vu modules.VU) modules.Instance {
 type instance struct {
 	vu      modules.VU
 	m       *extMetrics
-	dialing dialClock              // handshakes of this VU's HTTP/3 connections
 	tickets tls.ClientSessionCache // shared by all connections, for resumption and 0-RTT
 
 	mu         sync.Mutex // the script's goroutine and the lifecycle's
 	h3         *http3.Transport
-	h3Insecure bool // h3 skips certificate verification
+	h3Insecure bool            // h3 skips certificate verification
+	h3Used     context.Context // the iteration that last used h3
 	sessions   map[*Session]struct{}
 }
 

@@ -33,13 +33,14 @@ type Session struct {
 	Error      string  `js:"error"`
 	Connecting float64 `js:"connecting"` // ms: QUIC handshake and CONNECT
 
-	i      *instance
-	p      Params
-	tags   *metrics.TagSet
-	tr     *webtransport.Transport
-	sess   *webtransport.Session
-	opened time.Time
-	ended  sync.Once
+	i         *instance
+	p         Params
+	iteration context.Context // the iteration that opened it
+	tags      *metrics.TagSet
+	tr        *webtransport.Transport
+	sess      *webtransport.Session
+	opened    time.Time
+	ended     sync.Once
 }
 
 // webtransport opens a session. A refused or failed session is not an
@@ -53,7 +54,7 @@ func (i *instance) webtransport(url string, p map[string]any) (*Session, error) 
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{i: i, p: prm, tags: i.tags("url", url)}
+	s := &Session{i: i, p: prm, iteration: i.vu.Context(), tags: i.tags("url", url)}
 	s.tr = &webtransport.Transport{
 		TLSClientConfig: i.tlsConfig(prm),
 		QUICConfig:      &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
@@ -82,9 +83,11 @@ func (i *instance) webtransport(url string, p map[string]any) (*Session, error) 
 		i.sessions[s] = struct{}{}
 		i.mu.Unlock()
 	}
-	i.push(i.vu.Context(), s.tags.With("status", fmt.Sprint(s.Status)), s.opened, map[*metrics.Metric]float64{
-		i.m.wtSessions: 1, i.m.wtConnecting: s.Connecting, i.m.wtFailed: failed,
-	})
+	vals := map[*metrics.Metric]float64{i.m.wtSessions: 1, i.m.wtFailed: failed}
+	if err == nil {
+		vals[i.m.wtConnecting] = s.Connecting // as k6's ws_connecting: opened sessions only
+	}
+	i.push(i.vu.Context(), s.tags.With("status", fmt.Sprint(s.Status)), s.opened, vals)
 	return s, nil
 }
 
