@@ -23,7 +23,7 @@ deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.
 $(CHROMIUM) $(PROMETHEUS) $(PODMAN) &:
 	@if [ "$$(id -u)" != 0 ]; then echo "missing: run 'apt-get install chromium prometheus podman' as root" >&2; exit 1; fi
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium prometheus podman >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium prometheus podman ca-certificates >/dev/null
 
 web-client/node_modules/.package-lock.json: web-client/package-lock.json
 	cd web-client && npm ci --no-audit --no-fund
@@ -72,7 +72,7 @@ image:
 	rm -rf build/image && mkdir -p build/image/data
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o build/image/lastmile ./edge
 	cp Caddyfile /etc/ssl/certs/ca-certificates.crt build/image/
-	podman --storage-driver vfs build -q -t lastmile:dev -f deploy/Containerfile build/image
+	$(PODMAN) --storage-driver vfs build -q -t lastmile:dev -f deploy/Containerfile build/image
 
 image-test:
 	deploy/image-test.sh

@@ -5,9 +5,11 @@
 # filesystem, exported by podman, runs in a chroot as the image's user,
 # with the image's environment and entrypoint, in front of the demo origin.
 # Checks: the files and their owner, a page over HTTP/2 with Alt-Svc for
-# the image's port, pages over HTTP/3.
+# its port, pages over HTTP/3, and that the edge from the image is the one
+# that answered. Needs root (chroot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ "$(id -u)" = 0 ] || { echo "image-test: needs root (chroot)" >&2; exit 1; }
 make image
 podman="podman --storage-driver vfs"
 image=lastmile:dev
@@ -18,7 +20,8 @@ cleanup() {
 	wait 2>/dev/null || true
 	rm -rf "$tmp"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 fail() { echo "image-test: $*" >&2; cat "$tmp"/*.log >&2 2>/dev/null || true; exit 1; }
 
 mkdir "$tmp/rootfs"
@@ -39,16 +42,24 @@ cp /etc/hosts /etc/resolv.conf "$tmp/rootfs/etc/"
 LASTMILE_HTTPS_PORT=28443 LASTMILE_HTTP_PORT=28080 LASTMILE_ADMIN=127.0.0.1:22019 XDG_DATA_HOME="$tmp/demo" XDG_CONFIG_HOME="$tmp/demo" \
 	build/image/lastmile demo --origin 127.0.0.1:28081 >"$tmp/origin.log" 2>&1 &
 pids+=($!)
-env -i "${env[@]}" LASTMILE_ORIGIN=127.0.0.1:28081 \
+# Spare ports, so nothing else on this machine can answer for the image.
+port=38443
+env -i "${env[@]}" LASTMILE_ORIGIN=127.0.0.1:28081 LASTMILE_HTTPS_PORT=$port LASTMILE_HTTP_PORT=38080 LASTMILE_ADMIN=127.0.0.1:32019 \
 	chroot --userspec="$user" "$tmp/rootfs" "${entrypoint[@]}" >"$tmp/edge.log" 2>&1 &
-pids+=($!)
+edge=$!
+pids+=($edge)
 
-url=https://localhost:8443/page/1
+url=https://localhost:$port/page/1
 for _ in $(seq 100); do curl -skf -o /dev/null "$url" && break; sleep 0.1; done
+kill -0 "$edge" 2>/dev/null || fail "the edge from the image exited"
 read -r code version < <(curl -sk --http2 -o /dev/null -w '%{http_code} %{http_version}\n' "$url")
 [ "$code $version" = "200 2" ] || fail "HTTP/2: got $code over HTTP/$version"
-curl -sk -D - -o /dev/null "$url" | grep -qi '^alt-svc: h3=":8443"' || fail "no Alt-Svc for h3 on 8443"
+headers=$(curl -sk -D - -o /dev/null "$url")
+grep -qi "^alt-svc: h3=\":$port\"" <<<"$headers" || fail "no Alt-Svc for h3 on $port: $headers"
 go build -o build/httpload ./loadtest/cmd/httpload
 h3=$(build/httpload -proto h3 -url "$url" -c 1 -n 5 -d 5s -warmup 0) || fail "HTTP/3: $h3"
-echo "$h3" | grep -q '"errors":0' || fail "HTTP/3: $h3"
+grep -q '"errors":0' <<<"$h3" || fail "HTTP/3: $h3"
+# The admin endpoint of the image's edge counted those HTTP/3 requests.
+curl -sf http://127.0.0.1:32019/metrics | grep -Eq '^lastmile_http_requests_total\{protocol="h3"\} [1-9]' || fail "the image's edge did not count the HTTP/3 requests"
+kill -0 "$edge" 2>/dev/null || fail "the edge from the image exited"
 echo "image-test: $image serves HTTP/2 and HTTP/3 as $user: $h3"

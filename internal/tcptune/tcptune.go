@@ -5,7 +5,6 @@ package tcptune
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -44,8 +43,12 @@ func (o Options) Apply(fd int) error {
 	return unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 }
 
-// ApplyConn applies the options to a connection's socket.
+// ApplyConn applies the options to a connection's socket; nil (no socket
+// found) is an error.
 func (o Options) ApplyConn(c syscall.Conn) error {
+	if c == nil {
+		return errors.New("no TCP socket under the connection")
+	}
 	rc, err := c.SyscallConn()
 	if err != nil {
 		return err
@@ -55,21 +58,30 @@ func (o Options) ApplyConn(c syscall.Conn) error {
 	return errors.Join(err, serr)
 }
 
-// Available lists the congestion controls the kernel lets this process
-// set.
+// Available lists the common congestion controls the kernel lets this
+// process set (for messages: ChooseCongestion probes the name it is given).
 func Available() ([]string, error) {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer unix.Close(fd)
 	var names []string
-	for _, cc := range []string{"bbr", "cubic", "reno", "htcp", "vegas", "westwood"} {
-		if unix.SetsockoptString(fd, unix.IPPROTO_TCP, unix.TCP_CONGESTION, cc) == nil {
+	for _, cc := range []string{"bbr", "cubic", "reno", "htcp", "vegas", "westwood", "dctcp", "illinois"} {
+		ok, err := settable(cc)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			names = append(names, cc)
 		}
 	}
 	return names, nil
+}
+
+// settable tries name on a throwaway socket.
+func settable(name string) (bool, error) {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return false, err
+	}
+	defer unix.Close(fd)
+	return unix.SetsockoptString(fd, unix.IPPROTO_TCP, unix.TCP_CONGESTION, name) == nil, nil
 }
 
 // ErrNoBBR says the default, bbr, is missing from this kernel: the
@@ -79,19 +91,22 @@ var ErrNoBBR = errors.New("bbr is not available in this kernel")
 // ChooseCongestion resolves a configured congestion control: "" means
 // bbr, which keeps its rate through random loss where CUBIC collapses
 // (ErrNoBBR, with "" chosen, if the kernel lacks it); a name the kernel
-// lacks is an error.
+// does not let this process set is an error.
 func ChooseCongestion(name string) (string, error) {
-	have, err := Available()
-	if err != nil {
-		return "", err
+	want := name
+	if want == "" {
+		want = "bbr"
 	}
+	ok, err := settable(want)
 	switch {
-	case name == "" && slices.Contains(have, "bbr"):
-		return "bbr", nil
-	case name == "":
-		return "", fmt.Errorf("%w (have %v)", ErrNoBBR, have)
-	case !slices.Contains(have, name):
-		return "", fmt.Errorf("congestion control %q is not available (have %v)", name, have)
+	case err != nil:
+		return "", err
+	case ok:
+		return want, nil
 	}
-	return name, nil
+	have, _ := Available()
+	if name == "" {
+		return "", fmt.Errorf("%w (have %v)", ErrNoBBR, have)
+	}
+	return "", fmt.Errorf("congestion control %q is not available (have %v)", name, have)
 }

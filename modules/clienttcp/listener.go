@@ -93,16 +93,28 @@ func (l *listener) Accept() (net.Conn, error) {
 	if err != nil {
 		return c, err
 	}
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return c, nil
-	}
-	if err := l.lw.options.ApplyConn(sc); err != nil {
+	if err := l.lw.options.ApplyConn(socketOf(c)); err != nil {
 		l.lw.warn.Do(func() {
 			l.lw.logger.Warn("tuning client connections failed; they are served untuned", zap.Error(err))
 		})
 	}
 	return c, nil
+}
+
+// socketOf finds the TCP socket under wrappers listed before client_tcp
+// (tls, proxy_protocol), or nil.
+func socketOf(c net.Conn) syscall.Conn {
+	for range 8 {
+		if sc, ok := c.(syscall.Conn); ok {
+			return sc
+		}
+		w, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			return nil
+		}
+		c = w.NetConn()
+	}
+	return nil
 }
 
 // Interface guards

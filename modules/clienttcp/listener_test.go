@@ -2,10 +2,12 @@ package clienttcp
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,12 +15,13 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"golang.org/x/sys/unix"
 
+	"github.com/lastmile-edge/lastmile/internal/tcptune"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
-// accepted wraps a real listener with lw, connects to it and returns the
-// server side of the connection.
-func accepted(t *testing.T, lw *ListenerWrapper) *net.TCPConn {
+// accepted wraps a real listener, with the wrappers of under first, with
+// lw, connects to it and returns the server side of the connection.
+func accepted(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Listener) net.Conn {
 	t.Helper()
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	t.Cleanup(cancel)
@@ -32,7 +35,7 @@ func accepted(t *testing.T, lw *ListenerWrapper) *net.TCPConn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapped := lw.WrapListener(ln)
+	wrapped := lw.WrapListener(under(ln))
 	t.Cleanup(func() { wrapped.Close() })
 	client, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
@@ -44,8 +47,10 @@ func accepted(t *testing.T, lw *ListenerWrapper) *net.TCPConn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return c.(*net.TCPConn)
+	return c
 }
+
+func bare(ln net.Listener) net.Listener { return ln }
 
 func sockopts(t *testing.T, c *net.TCPConn) (cc string, lowat int) {
 	t.Helper()
@@ -79,7 +84,10 @@ func TestAcceptedConnectionsAreTuned(t *testing.T) {
 		{"notsent_lowat off", ListenerWrapper{CongestionControl: "reno", NotsentLowat: -1}, "reno", 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cc, lowat := sockopts(t, accepted(t, &tc.lw))
+			if have, _ := tcptune.Available(); !slices.Contains(have, tc.cc) {
+				t.Skipf("this kernel has no %s", tc.cc)
+			}
+			cc, lowat := sockopts(t, accepted(t, &tc.lw, bare).(*net.TCPConn))
 			if cc != tc.cc {
 				t.Errorf("congestion control %q, want %q", cc, tc.cc)
 			}
@@ -90,6 +98,21 @@ func TestAcceptedConnectionsAreTuned(t *testing.T) {
 				t.Errorf("TCP_NOTSENT_LOWAT %d, want the kernel's default", lowat)
 			}
 		})
+	}
+}
+
+// The tls wrapper listed first hands over *tls.Conn: the socket under it
+// is tuned.
+func TestTunedUnderTLSWrapper(t *testing.T) {
+	c := accepted(t, &ListenerWrapper{CongestionControl: "cubic"}, func(ln net.Listener) net.Listener {
+		return tls.NewListener(ln, &tls.Config{})
+	})
+	tc, ok := c.(*tls.Conn)
+	if !ok {
+		t.Fatalf("accepted %T, want *tls.Conn", c)
+	}
+	if cc, _ := sockopts(t, tc.NetConn().(*net.TCPConn)); cc != "cubic" {
+		t.Fatalf("congestion control %q under tls, want cubic", cc)
 	}
 }
 

@@ -23,7 +23,7 @@ var metrics = struct {
 }{
 	requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "lastmile", Subsystem: "cache", Name: "requests_total",
-		Help: "Cacheable requests by outcome: hit (fresh), miss, revalidate (stale, asked the origin).",
+		Help: "Cacheable requests by outcome: hit (fresh), stale (served stale from cache: stale-while-revalidate, max-stale), miss, revalidate (stale, asked the origin).",
 	}, []string{"outcome"}),
 	staleServed: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "lastmile", Subsystem: "cache", Name: "stale_served_total",

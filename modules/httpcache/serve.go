@@ -56,12 +56,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	staleness := -ttl
 	if ttl <= 0 && !e.policy.noCache && !reqCC.noCache {
 		if e.policy.staleAllowed() && (reqCC.maxStaleAny || (reqCC.maxStale >= 0 && staleness <= time.Duration(reqCC.maxStale)*time.Second)) {
+			metrics.requests.WithLabelValues("stale").Inc()
 			metrics.staleServed.WithLabelValues("max-stale").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "max-stale"
 			h.serveEntry(w, r, e, cs, now)
 			return nil
 		}
 		if e.policy.swrAllowed() && e.policy.swr >= 0 && staleness <= e.policy.swr {
+			metrics.requests.WithLabelValues("stale").Inc()
 			metrics.staleServed.WithLabelValues("stale-while-revalidate").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "stale-while-revalidate"
 			h.revalidateInBackground(e, key, r, next)

@@ -24,6 +24,7 @@ func TestStaleWhileRevalidateRefreshesOnce(t *testing.T) {
 		t.Fatal(r.body)
 	}
 	time.Sleep(1100 * time.Millisecond)
+	stale := e.metric(t, `lastmile_cache_requests_total{outcome="stale"}`)
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
@@ -38,6 +39,10 @@ func TestStaleWhileRevalidateRefreshesOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// Served from the cache, so counted with the hits in the hit ratio.
+	if got := e.metric(t, `lastmile_cache_requests_total{outcome="stale"}`) - stale; got != 20 {
+		t.Errorf("requests_total{outcome=stale} grew by %v, want 20", got)
+	}
 	time.Sleep(500 * time.Millisecond)
 	if got := o.count("/swr"); got != 2 {
 		t.Fatalf("origin saw %d requests, want 2 (one refresh)", got)
