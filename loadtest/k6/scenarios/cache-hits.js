@@ -1,6 +1,6 @@
-// Cache-hit mix: dynamic API responses and photos over HTTP/2 (k6's
-// client) and HTTP/3 (k6/x/lastmile), after a warm-up; almost all must be
-// hits, fast.   loadtest/k6/smoke.sh loadtest/k6/scenarios/cache-hits.js
+// Cache-hit mix: dynamic API responses and photos over HTTP/1.1
+// (k6/x/lastmile, into k6's http_req_* metrics), HTTP/2 (k6's client) and
+// HTTP/3 (k6/x/lastmile), after a warm-up; almost all must be hits, fast.   loadtest/k6/smoke.sh loadtest/k6/scenarios/cache-hits.js
 import http from 'k6/http';
 import { check } from 'k6';
 import { Rate } from 'k6/metrics';
@@ -13,12 +13,14 @@ const paths = ['/api/products?page=1', '/api/products?page=2', '/photo/a.jpg', '
 export const options = {
   insecureSkipTLSVerify: true,
   scenarios: {
+    h1: { executor: 'constant-vus', vus: 8, duration: __ENV.DURATION || '20s', exec: 'h1', startTime: '2s' },
     h2: { executor: 'constant-vus', vus: 8, duration: __ENV.DURATION || '20s', exec: 'h2', startTime: '2s' },
     h3: { executor: 'constant-vus', vus: 8, duration: __ENV.DURATION || '20s', exec: 'h3', startTime: '2s' },
   },
   thresholds: {
     checks: ['rate==1'],
     edge_cache_hit: ['rate>0.95'],
+    'http_req_duration{scenario:h1}': ['p(95)<100'],
     'http_req_duration{scenario:h2}': ['p(95)<100'],
     lastmile_h3_req_duration: ['p(95)<100'],
   },
@@ -30,9 +32,15 @@ export function setup() {
 
 const pick = () => paths[Math.floor(Math.random() * paths.length)];
 
+export function h1() {
+  const r = lastmile.http1Get(BASE + pick(), { insecure: true });
+  check(r, { 'h1 200': (res) => res.status === 200 && res.proto === 'HTTP/1.1' });
+  hit.add((r.headers['Cache-Status'] || '').includes('; hit'));
+}
+
 export function h2() {
   const r = http.get(BASE + pick());
-  check(r, { 'h2 200': (res) => res.status === 200 });
+  check(r, { 'h2 200': (res) => res.status === 200 && res.proto === 'HTTP/2.0' });
   hit.add((r.headers['Cache-Status'] || '').includes('; hit'));
 }
 

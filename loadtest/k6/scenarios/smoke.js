@@ -1,6 +1,6 @@
-// CI smoke: seconds, a handful of VUs, HTTP/2 (k6's own client), HTTP/3
-// and WebTransport (k6/x/lastmile) against the demo edge; any threshold
-// breach fails the run.
+// CI smoke: seconds, a handful of VUs, HTTP/2 (k6's own client), HTTP/1.1,
+// HTTP/3 and WebTransport (k6/x/lastmile) against the demo edge; any
+// threshold breach fails the run.
 //   loadtest/k6/smoke.sh
 import http from 'k6/http';
 import { check } from 'k6';
@@ -11,6 +11,7 @@ const BASE = __ENV.BASE || 'https://localhost:8443';
 export const options = {
   insecureSkipTLSVerify: true, // the demo's local CA
   scenarios: {
+    h1: { executor: 'constant-vus', vus: 1, duration: '5s', exec: 'h1' },
     h2: { executor: 'constant-vus', vus: 2, duration: '5s', exec: 'h2' },
     h3: { executor: 'constant-vus', vus: 2, duration: '5s', exec: 'h3' },
     webtransport: { executor: 'per-vu-iterations', vus: 2, iterations: 5, exec: 'wt', maxDuration: '20s' },
@@ -18,6 +19,7 @@ export const options = {
   },
   thresholds: {
     http_req_failed: ['rate==0'],
+    'http_reqs{proto:HTTP/1.1}': ['count>0'],
     checks: ['rate==1'],
     lastmile_h3_req_failed: ['rate==0'],
     lastmile_h3_req_duration: ['p(95)<500'],
@@ -26,6 +28,11 @@ export const options = {
     'lastmile_h3_req_connecting{scenario:h3cold}': ['max>0'],
   },
 };
+
+export function h1() {
+  const r = lastmile.http1Get(`${BASE}/page/1`, { insecure: true });
+  check(r, { 'h1: 200 over HTTP/1.1': (res) => res.status === 200 && res.proto === 'HTTP/1.1' });
+}
 
 export function h2() {
   const r = http.get(`${BASE}/page/1`);

@@ -33,7 +33,7 @@ func (i *instance) transport(p Params) (tr *http3.Transport, fresh bool) {
 		}
 		i.h3, i.h3Insecure = i.newTransport(p), p.Insecure
 	}
-	i.h3Used = i.vu.Context()
+	i.keptUsed = i.vu.Context()
 	return i.h3, false
 }
 
@@ -41,14 +41,21 @@ func (i *instance) newTransport(p Params) *http3.Transport {
 	return &http3.Transport{TLSClientConfig: i.tlsConfig(p), Dial: dial}
 }
 
-// closeKept closes the VU's kept HTTP/3 connection if there is one and
-// closeIt approves of the iteration that last used it (its context).
+// closeKept closes the VU's kept HTTP/3 and HTTP/1.1 connections if
+// closeIt approves of the iteration that last used them (its context).
 func (i *instance) closeKept(closeIt func(lastUsed context.Context) bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if i.h3 != nil && closeIt(i.h3Used) {
+	if (i.h3 == nil && i.h1 == nil) || !closeIt(i.keptUsed) {
+		return
+	}
+	if i.h3 != nil {
 		i.h3.Close()
 		i.h3 = nil
+	}
+	if i.h1 != nil {
+		i.h1.CloseIdleConnections()
+		i.h1 = nil
 	}
 }
 
@@ -126,23 +133,15 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 		req.Header.Set(k, v)
 	}
 	resp, err := tr.RoundTrip(req)
-	status, proto, size := 0, "", int64(0)
-	headers := map[string]any{}
-	if err == nil {
-		size, err = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		status, proto = resp.StatusCode, resp.Proto
-		for k := range resp.Header {
-			headers[k] = resp.Header.Get(k)
-		}
-	}
+	r, err := readResponse(resp, err)
+	status, proto := r.status, r.proto
 	end := time.Now()
 	waiting := end.Sub(start)
 	if !firstByte.IsZero() {
 		waiting = firstByte.Sub(start)
 	}
 	failed := 0.0
-	if err != nil || status >= 400 || status == 0 {
+	if r.failed(err) {
 		failed = 1
 	}
 	// Connecting is the handshake of the connection this request opened
@@ -160,14 +159,48 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 		i.m.reqs: 1, i.m.reqDuration: ms(end.Sub(start)), i.m.reqWaiting: ms(waiting), i.m.reqFailed: failed,
 		i.m.reqConnecting: ms(connecting), i.m.reqReceiving: ms(end.Sub(start) - waiting),
 	})
-	out := map[string]any{"status": status, "proto": proto, "headers": headers, "body_size": size, "zero_rtt": zeroRTT,
-		"timings": map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting), "connecting": ms(connecting),
-			"receiving": ms(end.Sub(start) - waiting)}}
+	out := r.result(err, map[string]any{"duration": ms(end.Sub(start)), "waiting": ms(waiting), "connecting": ms(connecting),
+		"receiving": ms(end.Sub(start) - waiting)})
+	out["zero_rtt"] = zeroRTT
+	return out, nil
+}
+
+// response is what a script gets back of a response.
+type response struct {
+	status  int
+	proto   string
+	headers map[string]any
+	size    int64
+}
+
+// readResponse drains resp's body (counting it) after a round trip that
+// returned err.
+func readResponse(resp *http.Response, err error) (response, error) {
+	r := response{headers: map[string]any{}}
+	if err != nil {
+		return r, err
+	}
+	r.size, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	r.status, r.proto = resp.StatusCode, resp.Proto
+	for k := range resp.Header {
+		r.headers[k] = resp.Header.Get(k)
+	}
+	return r, err
+}
+
+// result is the object a request call returns, shaped like k6's
+// response: status, proto, headers, body_size, timings (ms), error.
+func (r response) result(err error, timings map[string]any) map[string]any {
+	out := map[string]any{"status": r.status, "proto": r.proto, "headers": r.headers, "body_size": r.size, "timings": timings}
 	if err != nil {
 		out["error"] = err.Error()
 	}
-	return out, nil
+	return out
 }
+
+// failed is k6's http_req_failed rule: no response, or 4xx/5xx.
+func (r response) failed(err error) bool { return err != nil || r.status == 0 || r.status >= 400 }
 
 // http3Batch sends GETs for urls in parallel on the VU's connection, as a
 // browser fetches a page's subresources, and returns their results in
@@ -194,8 +227,8 @@ func (i *instance) http3Batch(urls []string, p map[string]any) ([]map[string]any
 	return out, errors.Join(errs...)
 }
 
-// close ends what the VU holds open: its kept HTTP/3 connection and its
-// WebTransport sessions.
+// close ends what the VU holds open: its kept HTTP/3 and HTTP/1.1
+// connections and its WebTransport sessions.
 func (i *instance) close() {
 	i.closeKept(func(context.Context) bool { return true })
 	i.closeSessions(i.vu.Context(), everySession)

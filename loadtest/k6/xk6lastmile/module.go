@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -70,8 +71,10 @@ type instance struct {
 
 	mu         sync.Mutex // the script's goroutine and the lifecycle's
 	h3         *http3.Transport
-	h3Insecure bool            // h3 skips certificate verification
-	h3Used     context.Context // the iteration that last used h3
+	h3Insecure bool // h3 skips certificate verification
+	h1         *http.Transport
+	h1Insecure bool
+	keptUsed   context.Context // the iteration that last used h3 or h1
 	sessions   map[*Session]struct{}
 }
 
@@ -80,6 +83,7 @@ func (i *instance) Exports() modules.Exports {
 		"http3Get":         i.http3Get,
 		"http3Post":        i.http3Post,
 		"http3Batch":       i.http3Batch,
+		"http1Get":         i.http1Get,
 		"webtransport":     i.webtransport,
 		"webtransportEcho": i.webtransportEcho,
 		"close":            i.close,
