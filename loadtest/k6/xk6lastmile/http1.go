@@ -92,22 +92,10 @@ func (i *instance) http1Get(url string, p map[string]any) (map[string]any, error
 	}), nil
 }
 
-// h1Transport is the VU's kept HTTP/1.1 transport, or a fresh one the
-// caller closes, by the same rules as transport's for HTTP/3.
+// h1Transport is the VU's kept HTTP/1.1 transport, or a fresh one, by
+// the rules of transport's for HTTP/3.
 func (i *instance) h1Transport(p Params) (tr *http.Transport, fresh bool) {
-	if p.Fresh || i.vu.State().Options.NoConnectionReuse.Bool {
-		return i.newH1Transport(p), true
-	}
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	if i.h1 == nil || i.h1Insecure != p.Insecure {
-		if i.h1 != nil {
-			i.h1.CloseIdleConnections()
-		}
-		i.h1, i.h1Insecure = i.newH1Transport(p), p.Insecure
-	}
-	i.keptUsed = i.vu.Context()
-	return i.h1, false
+	return keptTransport(i, p, &i.h1, &i.h1Insecure, i.newH1Transport, (*http.Transport).CloseIdleConnections)
 }
 
 func (i *instance) newH1Transport(p Params) *http.Transport {

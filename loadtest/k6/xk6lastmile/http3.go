@@ -22,19 +22,26 @@ import (
 // option). The kept one lasts until close(), the end of the iteration
 // (k6's noVUConnectionReuse option) or the end of the test.
 func (i *instance) transport(p Params) (tr *http3.Transport, fresh bool) {
+	return keptTransport(i, p, &i.h3, &i.h3Insecure, i.newTransport, func(t *http3.Transport) { t.Close() })
+}
+
+// keptTransport returns the kept transport in *slot (opening one if there
+// is none, or if it has the other certificate policy), or a fresh one.
+func keptTransport[T comparable](i *instance, p Params, slot *T, insecure *bool, open func(Params) T, closeT func(T)) (T, bool) {
 	if p.Fresh || i.vu.State().Options.NoConnectionReuse.Bool {
-		return i.newTransport(p), true
+		return open(p), true
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if i.h3 == nil || i.h3Insecure != p.Insecure {
-		if i.h3 != nil {
-			i.h3.Close()
+	var none T
+	if *slot == none || *insecure != p.Insecure {
+		if *slot != none {
+			closeT(*slot)
 		}
-		i.h3, i.h3Insecure = i.newTransport(p), p.Insecure
+		*slot, *insecure = open(p), p.Insecure
 	}
 	i.keptUsed = i.vu.Context()
-	return i.h3, false
+	return *slot, false
 }
 
 func (i *instance) newTransport(p Params) *http3.Transport {
