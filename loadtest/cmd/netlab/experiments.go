@@ -80,13 +80,19 @@ func helper(lab *netlab.Lab, ns string, v any, name string, args ...string) erro
 }
 
 // waitTCP waits until addr accepts connections from namespace ns.
-func waitTCP(lab *netlab.Lab, ns, addr string) error {
+// waitTCP waits up to 20 s for addr to accept in ns, or until ctx ends
+// (Ctrl-C: the lab is being torn down).
+func waitTCP(ctx context.Context, lab *netlab.Lab, ns, addr string) error {
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		if _, err := lab.Output(ns, "bash", "-c", "exec 3<>/dev/tcp/"+strings.Replace(addr, ":", "/", 1)); err == nil {
 			return nil
 		}
-		time.Sleep(200 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
 	return fmt.Errorf("%s not reachable from %s", addr, ns)
 }
@@ -182,7 +188,7 @@ func (r *runner) measureTCP(name, cc string, secs int, stages ...netlab.Impairme
 	if _, err := lab.Start("b", nil, self(), "tcp-sink", "-addr", lk.AddrB+":5201"); err != nil {
 		return throughput{}, err
 	}
-	if err := waitTCP(lab, "a", lk.AddrB+":5201"); err != nil {
+	if err := waitTCP(r.ctx, lab, "a", lk.AddrB+":5201"); err != nil {
 		return throughput{}, err
 	}
 	in0, bytes0 := lk.AtoB.Out.Load(), lk.AtoB.BytesOut.Load()
@@ -283,7 +289,7 @@ func (r *runner) direct(lastMile, backbone netlab.Profile) (*site, error) {
 	if _, err := lab.Start("origin", nil, self(), "origin", "-http", lk.AddrB+":8080", "-https", lk.AddrB+":443"); err != nil {
 		return nil, err
 	}
-	if err := waitTCP(lab, "client", lk.AddrB+":443"); err != nil {
+	if err := waitTCP(r.ctx, lab, "client", lk.AddrB+":443"); err != nil {
 		return nil, err
 	}
 	return &site{lab: lab, url: "https://" + lk.AddrB}, nil
@@ -349,10 +355,10 @@ https://%s {
 	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
 		return nil, err
 	}
-	if err := waitTCP(lab, "client", user.AddrB+":443"); err != nil {
+	if err := waitTCP(r.ctx, lab, "client", user.AddrB+":443"); err != nil {
 		return nil, err
 	}
-	if err := waitTCP(lab, "edge", back.AddrB+":8080"); err != nil {
+	if err := waitTCP(r.ctx, lab, "edge", back.AddrB+":8080"); err != nil {
 		return nil, err
 	}
 	return &site{lab: lab, url: "https://" + user.AddrB}, nil

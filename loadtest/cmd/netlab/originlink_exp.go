@@ -51,7 +51,7 @@ func (r *runner) originLink() error {
 		if _, err := lab.Start("origin", nil, self(), "origin", "-cc", originCC, "-http", back.AddrB+":8080", "-https", back.AddrB+":443"); err != nil {
 			return err
 		}
-		if err := waitTCP(lab, "edge", back.AddrB+":8080"); err != nil {
+		if err := waitTCP(r.ctx, lab, "edge", back.AddrB+":8080"); err != nil {
 			return err
 		}
 		dir, err := os.MkdirTemp("", "netlab-originlink")
@@ -88,7 +88,7 @@ http://%[1]s:8002 {
 			return err
 		}
 		for _, port := range []string{"8001", "8002"} {
-			if err := waitTCP(lab, "client", user.AddrB+":"+port); err != nil {
+			if err := waitTCP(r.ctx, lab, "client", user.AddrB+":"+port); err != nil {
 				return err
 			}
 		}
