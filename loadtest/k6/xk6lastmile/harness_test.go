@@ -41,22 +41,7 @@ func startEdge(t *testing.T) *edge {
 		fmt.Sprintf("LASTMILE_HTTPS_PORT=%d", https), fmt.Sprintf("LASTMILE_HTTP_PORT=%d", http),
 		fmt.Sprintf("LASTMILE_ADMIN=127.0.0.1:%d", admin), "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir,
 		"LASTMILE_WT_SESSIONS_PER_CLIENT=1000")
-	log, err := os.Create(filepath.Join(dir, "edge.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			out, _ := os.ReadFile(log.Name())
-			t.Logf("edge log:\n%s", out)
-		}
-	})
+	startProcess(t, cmd, filepath.Join(dir, "edge.log"))
 	e := &edge{base: fmt.Sprintf("https://localhost:%d", https), admin: fmt.Sprintf("http://127.0.0.1:%d", admin), k6: filepath.Join(bin, "k6")}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -68,6 +53,28 @@ func startEdge(t *testing.T) *edge {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// startProcess starts cmd with its output in logPath, kills it when the
+// test ends and shows the log if the test failed.
+func startProcess(t *testing.T, cmd *exec.Cmd, logPath string) {
+	t.Helper()
+	log, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			out, _ := os.ReadFile(logPath)
+			t.Logf("%s:\n%s", filepath.Base(logPath), out)
+		}
+	})
 }
 
 func build(t *testing.T, dir, out, pkg string) {

@@ -49,22 +49,7 @@ func startPrometheus(t *testing.T) string {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+addr, "--web.enable-remote-write-receiver")
-	log, err := os.Create(filepath.Join(dir, "prometheus.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			out, _ := os.ReadFile(log.Name())
-			t.Logf("prometheus log:\n%s", out)
-		}
-	})
+	startProcess(t, cmd, filepath.Join(dir, "prometheus.log"))
 	base := "http://" + addr
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if resp, err := http.Get(base + "/-/ready"); err == nil {
