@@ -34,7 +34,7 @@ func (i *instance) http1Get(url string, p map[string]any) (map[string]any, error
 	var t struct {
 		getConn, connStart, connDone, tlsStart, tlsDone, gotConn, wrote, firstByte time.Time
 	}
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+	req, err := newRequest(ctx, &httptrace.ClientTrace{
 		GetConn:              func(string) { t.getConn = time.Now() },
 		ConnectStart:         func(string, string) { t.connStart = time.Now() },
 		ConnectDone:          func(string, string, error) { t.connDone = time.Now() },
@@ -43,15 +43,11 @@ func (i *instance) http1Get(url string, p map[string]any) (map[string]any, error
 		GotConn:              func(httptrace.GotConnInfo) { t.gotConn = time.Now() },
 		WroteRequest:         func(httptrace.WroteRequestInfo) { t.wrote = time.Now() },
 		GotFirstResponseByte: func() { t.firstByte = time.Now() },
-	}), http.MethodGet, url, nil)
+	}, http.MethodGet, url, "", prm.Headers)
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range prm.Headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := tr.RoundTrip(req)
-	r, err := readResponse(resp, err)
+	r, err := readResponse(tr.RoundTrip(req))
 	end := time.Now()
 
 	// k6's phases: blocked until the connection is being made (or found),

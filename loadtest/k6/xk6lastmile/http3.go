@@ -130,17 +130,13 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 	rec := new(dialRecord)
 	start := time.Now()
 	var firstByte time.Time
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.WithValue(ctx, dialRecordKey{}, rec), &httptrace.ClientTrace{
+	req, err := newRequest(context.WithValue(ctx, dialRecordKey{}, rec), &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { firstByte = time.Now() },
-	}), method, url, bodyReader(body))
+	}, method, url, body, prm.Headers)
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range prm.Headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := tr.RoundTrip(req)
-	r, err := readResponse(resp, err)
+	r, err := readResponse(tr.RoundTrip(req))
 	status, proto := r.status, r.proto
 	end := time.Now()
 	waiting := end.Sub(start)
@@ -170,6 +166,18 @@ func (i *instance) http3Do(method, url, body string, p map[string]any) (map[stri
 		"receiving": ms(end.Sub(start) - waiting)})
 	out["zero_rtt"] = zeroRTT
 	return out, nil
+}
+
+// newRequest builds a request traced by trace, with the call's headers.
+func newRequest(ctx context.Context, trace *httptrace.ClientTrace, method, url, body string, headers map[string]string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), method, url, bodyReader(body))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	return req, nil
 }
 
 // response is what a script gets back of a response.
