@@ -108,6 +108,7 @@ func (b *binding) serveConn(conn *quic.Conn) {
 		b.app.logger.Debug("serving QUIC connection", zap.Error(err))
 	}
 	<-conn.Context().Done()
+	observeEnded(conn.ConnectionStats())
 }
 
 func (b *binding) watchHandshake(conn *quic.Conn) {
