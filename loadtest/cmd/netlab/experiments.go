@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -328,7 +329,8 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*s
 		return nil, err
 	}
 	cfg := fmt.Sprintf(`{
-	admin off
+	# The edge namespace's own loopback: read with site.edgeMetric.
+	admin 127.0.0.1:2019
 	skip_install_trust
 	servers {
 		protocols h1 h2
@@ -552,5 +554,34 @@ func (r *runner) smoke() error {
 		}
 		fmt.Printf("smoke: %s page loads via edge: %v ms\n", proto, l.Values)
 	}
+	// The edge's own view of the last mile: the share of its QUIC packets
+	// lost on a link that drops wifi.Loss of them.
+	sent, err := s.edgeMetric("lastmile_quic_packets_sent_total")
+	if err != nil {
+		return err
+	}
+	lost, err := s.edgeMetric("lastmile_quic_packets_lost_total")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("smoke: the edge lost %.0f of %.0f QUIC packets (%.1f%%; the link drops %.0f%%)\n", lost, sent, 100*lost/sent, 100*wifi.Loss)
+	if sent < 100 || lost/sent < wifi.Loss/3 || lost/sent > wifi.Loss*3 {
+		return fmt.Errorf("smoke: the edge's QUIC loss metric (%.0f of %.0f) does not match the link's %.0f%%", lost, sent, 100*wifi.Loss)
+	}
 	return nil
+}
+
+// edgeMetric reads one unlabelled sample from the edge's /metrics, inside
+// its namespace.
+func (s *site) edgeMetric(name string) (float64, error) {
+	out, err := s.lab.Output("edge", "curl", "-sf", "http://127.0.0.1:2019/metrics")
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.Lines(string(out)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+" "); ok {
+			return strconv.ParseFloat(v, 64)
+		}
+	}
+	return 0, fmt.Errorf("%s not in the edge's metrics", name)
 }
