@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -223,12 +222,11 @@ func requestContext(r *http.Request, regionHeader string) clientContext {
 	return c
 }
 
+// clientIP is the client's address as Caddy determined it for the
+// request: the peer, or what a trusted proxy passed on.
 func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	ip, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
+	return ip
 }
 
 // clientLimiter holds a token bucket per client IP. otter bounds how many

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -168,12 +167,11 @@ func isWebTransportConnect(r *http.Request) bool {
 		(r.Proto == "webtransport-h3" || r.Proto == "webtransport")
 }
 
+// clientIP is the client's address as Caddy determined it for the
+// request: the peer, or what a trusted proxy passed on.
 func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	ip, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
+	return ip
 }
 
 // clientSessions counts open sessions per client IP across config
