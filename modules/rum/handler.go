@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -94,18 +95,32 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	return registerMetrics(ctx.GetMetricsRegistry())
 }
 
-// Validate checks the settings.
+// Validate checks the settings once Provision has set the defaults, so
+// JSON configs get the checks Caddyfiles get.
 func (h *Handler) Validate() error {
 	if !strings.HasPrefix(h.Path, "/") {
 		return fmt.Errorf("rum: path %q must start with /", h.Path)
 	}
-	if h.RateLimit < 0 || h.SampleRate < 0 || h.SampleRate > 1 {
-		return errors.New("rum: rate_limit must be positive and sample_rate within 0..1")
+	if err := validateRateLimit(h.RateLimit); err != nil {
+		return err
+	}
+	if h.SampleRate <= 0 || h.SampleRate > 1 {
+		return fmt.Errorf("rum: sample_rate %v: want more than 0, up to 1", h.SampleRate)
 	}
 	for _, o := range h.Origins {
 		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" {
 			return fmt.Errorf("rum: origin %q: want scheme://host[:port]", o)
 		}
+	}
+	if h.RawSink != nil {
+		return h.RawSink.validate()
+	}
+	return nil
+}
+
+func validateRateLimit(perSecond float64) error {
+	if !(perSecond > 0) || math.IsInf(perSecond, 0) {
+		return fmt.Errorf("rum: rate_limit %v: want a positive number of beacons per second", perSecond)
 	}
 	return nil
 }

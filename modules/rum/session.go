@@ -53,6 +53,18 @@ func (s *Session) Provision(ctx caddy.Context) error {
 	return registerMetrics(ctx.GetMetricsRegistry())
 }
 
+// Validate checks the rate and the raw sink once Provision has set the
+// defaults.
+func (s *Session) Validate() error {
+	if err := validateRateLimit(s.RateLimit); err != nil {
+		return err
+	}
+	if s.RawSink != nil {
+		return s.RawSink.validate()
+	}
+	return nil
+}
+
 // Cleanup releases the raw sink.
 func (s *Session) Cleanup() error {
 	if s.sink != nil {
@@ -94,6 +106,7 @@ func (s *Session) ServeSession(sess *wtsession.Session) {
 // Interface guards
 var (
 	_ caddy.Provisioner        = (*Session)(nil)
+	_ caddy.Validator          = (*Session)(nil)
 	_ caddy.CleanerUpper       = (*Session)(nil)
 	_ wtsession.SessionHandler = (*Session)(nil)
 )
