@@ -27,8 +27,6 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
-
-	"github.com/lastmile-edge/lastmile"
 )
 
 // wtLimitLine is the root Caddyfile's WebTransport session limit, which
@@ -79,7 +77,7 @@ func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originA
 	for _, hook := range hooks {
 		hook(origin.Addr)
 	}
-	e.Caddyfile = edit(string(lastmile.DefaultCaddyfile))
+	e.Caddyfile = edit(string(defaultCaddyfile))
 	if err := loadCaddyfile([]byte(e.Caddyfile)); err != nil {
 		t.Fatal(err)
 	}

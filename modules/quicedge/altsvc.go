@@ -58,12 +58,12 @@ func (h *AltSvc) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	case 3:
 		return next.ServeHTTP(w, r)
 	case 2:
-		CountRequest("h2")
+		countRequest("h2")
 	default:
-		CountRequest("h1")
+		countRequest("h1")
 	}
 	if r.TLS != nil {
-		if port := localPort(r); port != "" && AltSvcPort(port) {
+		if port := localPort(r); port != "" && altSvcPort(port) {
 			w.Header()["Alt-Svc"] = append(w.Header()["Alt-Svc"], `h3=":`+port+h.maSuffix)
 		}
 	}

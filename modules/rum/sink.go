@@ -95,14 +95,14 @@ type sinkLine struct {
 	Transport string          `json:"transport"`
 	Browser   string          `json:"browser"`
 	Device    string          `json:"device"`
-	Region    string          `json:"region,omitempty"`
+	Region    string          `json:"region"` // the label: a configured region, other or unknown
 	Beacon    json.RawMessage `json:"beacon"`
 }
 
 // write queues one beacon (already validated JSON); no IP is written.
-func (s *sink) write(raw []byte, ctx clientContext, transport string) {
+func (s *sink) write(raw []byte, c client, transport string) {
 	var buf bytes.Buffer
-	_ = json.NewEncoder(&buf).Encode(sinkLine{Time: time.Now().UTC(), Transport: transport, Browser: ctx.browser, Device: ctx.device, Region: ctx.region, Beacon: raw})
+	_ = json.NewEncoder(&buf).Encode(sinkLine{Time: time.Now().UTC(), Transport: transport, Browser: c.browser, Device: c.device, Region: c.region, Beacon: raw})
 	select {
 	case s.queue <- buf.Bytes():
 	default:
