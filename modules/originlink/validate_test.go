@@ -2,9 +2,6 @@ package originlink
 
 import (
 	"net"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -43,16 +40,7 @@ func TestValidateRefusesInvalidJSON(t *testing.T) {
 // Validate returns.
 func TestValidateDoesNotDialWarmPools(t *testing.T) {
 	var accepted atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(protoHandler))
-	srv.EnableHTTP2 = true
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			accepted.Add(1)
-		}
-	}
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	addr := strings.TrimPrefix(srv.URL, "https://")
+	addr := startTLSOrigin(t, nil, func(net.Conn) { accepted.Add(1) })
 
 	cfg := proxyTo(t, addr, `, "warm": ["`+addr+`"], "pool_size": 2, "dial_timeout": "5s", "tls": {"insecure_skip_verify": true}`)
 	if err := testcaddy.Validate(t, cfg); err != nil {
