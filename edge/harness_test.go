@@ -29,11 +29,11 @@ import (
 	"github.com/quic-go/quic-go/http3"
 )
 
-// wtLimitLine is the root Caddyfile's WebTransport session limit, which
+// wtLimitLine is the default Caddyfile's WebTransport session limit, which
 // tests edit.
 const wtLimitLine = "max_sessions_per_client {$LASTMILE_WT_SESSIONS_PER_CLIENT:16}"
 
-// testEdge is the real edge, run in this process from the root Caddyfile
+// testEdge is the real edge, run in this process from the default Caddyfile
 // with a fresh certificate and free ports, in front of the demo origin.
 type testEdge struct {
 	Port      string // TCP and UDP
@@ -49,7 +49,7 @@ func startEdge(t *testing.T) *testEdge {
 	return startEdgeWith(t, func(s string) string { return s })
 }
 
-// startEdgeWith runs the root Caddyfile after edit; each hook runs with the
+// startEdgeWith runs the default Caddyfile after edit; each hook runs with the
 // demo origin's address before the config is loaded.
 func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originAddr string)) *testEdge {
 	t.Helper()
