@@ -16,8 +16,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
-	"github.com/lastmile-edge/lastmile"
-	"github.com/lastmile-edge/lastmile/edge/demoorigin"
+	"github.com/lastmile-edge/lastmile/internal/demoorigin"
 )
 
 func init() {
@@ -48,7 +47,7 @@ func cmdDemo(fl caddycmd.Flags) (int, error) {
 	}
 	defer origin.Close()
 	os.Setenv("LASTMILE_ORIGIN", origin.Addr)
-	if err := loadCaddyfile(lastmile.DefaultCaddyfile); err != nil {
+	if err := loadCaddyfile(defaultCaddyfile); err != nil {
 		return caddy.ExitCodeFailedStartup, err
 	}
 	host := envOr("LASTMILE_SITE", "localhost")

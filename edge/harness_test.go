@@ -27,15 +27,13 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
-
-	"github.com/lastmile-edge/lastmile"
 )
 
-// wtLimitLine is the root Caddyfile's WebTransport session limit, which
+// wtLimitLine is the default Caddyfile's WebTransport session limit, which
 // tests edit.
 const wtLimitLine = "max_sessions_per_client {$LASTMILE_WT_SESSIONS_PER_CLIENT:16}"
 
-// testEdge is the real edge, run in this process from the root Caddyfile
+// testEdge is the real edge, run in this process from the default Caddyfile
 // with a fresh certificate and free ports, in front of the demo origin.
 type testEdge struct {
 	Port      string // TCP and UDP
@@ -51,7 +49,7 @@ func startEdge(t *testing.T) *testEdge {
 	return startEdgeWith(t, func(s string) string { return s })
 }
 
-// startEdgeWith runs the root Caddyfile after edit; each hook runs with the
+// startEdgeWith runs the default Caddyfile after edit; each hook runs with the
 // demo origin's address before the config is loaded.
 func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originAddr string)) *testEdge {
 	t.Helper()
@@ -79,7 +77,7 @@ func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originA
 	for _, hook := range hooks {
 		hook(origin.Addr)
 	}
-	e.Caddyfile = edit(string(lastmile.DefaultCaddyfile))
+	e.Caddyfile = edit(string(defaultCaddyfile))
 	if err := loadCaddyfile([]byte(e.Caddyfile)); err != nil {
 		t.Fatal(err)
 	}

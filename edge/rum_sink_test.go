@@ -43,7 +43,7 @@ func TestRawSinkTakesBothTransports(t *testing.T) {
 		return strings.Replace(s, "\t\tsession rum\n", "\t\tsession rum {\n\t\t\traw_sink "+path+"\n\t\t}\n", 1)
 	})
 	if !strings.Contains(e.Caddyfile, "session rum {") || strings.Count(e.Caddyfile, "raw_sink") != 2 {
-		t.Fatal("the root Caddyfile's rum blocks changed: update this test's edit")
+		t.Fatal("the default Caddyfile's rum blocks changed: update this test's edit")
 	}
 	e.postBeacon(t, e.tcpClient(t, false), testBeacon)
 	ctx := t.Context()

@@ -4,8 +4,10 @@
 package testcaddy
 
 import (
+	"encoding/json"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -36,4 +38,44 @@ func Run(t testing.TB, caddyfile string) {
 		t.Fatalf("loading: %v", err)
 	}
 	t.Cleanup(func() { _ = caddy.Stop() })
+}
+
+// Validate loads cfgJSON as `caddy validate` (and `lastmile validate`)
+// does: every module decoded, provisioned and validated, nothing started,
+// then cleaned up. It returns the config's error.
+func Validate(t testing.TB, cfgJSON string) error {
+	t.Helper()
+	var cfg caddy.Config
+	if err := json.Unmarshal([]byte(cfgJSON), &cfg); err != nil {
+		t.Fatalf("decoding:\n%s\n%v", cfgJSON, err)
+	}
+	return caddy.Validate(&cfg)
+}
+
+// HTTPHandlerConfig is a config whose one HTTP server, on a free loopback
+// port, runs handler (a JSON object) for every request: the frame in which
+// a module's JSON is validated.
+func HTTPHandlerConfig(t testing.TB, handler string) string {
+	t.Helper()
+	return `{"admin": {"disabled": true}, "apps": {"http": {"servers": {"srv0": {"listen": ["127.0.0.1:` + FreePort(t) +
+		`"], "routes": [{"handle": [` + handler + `]}]}}}}}`
+}
+
+// Invalid is a config that validation must refuse: its name, its JSON,
+// and text its error must contain.
+type Invalid [3]string
+
+// RefuseAll validates each config and fails t unless it is refused with
+// its error.
+func RefuseAll(t *testing.T, configs []Invalid) {
+	t.Helper()
+	for _, c := range configs {
+		name, cfg, want := c[0], c[1], c[2]
+		t.Run(name, func(t *testing.T) {
+			err := Validate(t, cfg)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("want an error that mentions %q, got %v\nconfig: %s", want, err, cfg)
+			}
+		})
+	}
 }

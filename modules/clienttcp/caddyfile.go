@@ -1,6 +1,8 @@
 package clienttcp
 
 import (
+	"math"
+
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/dustin/go-humanize"
 )
@@ -33,7 +35,7 @@ func (lw *ListenerWrapper) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				break
 			}
 			n, err := humanize.ParseBytes(d.Val())
-			if err != nil || n == 0 || n > 1<<30 {
+			if err != nil || n > math.MaxInt32 {
 				return d.Errf("notsent_lowat %q: want a size such as 16KiB, or off", d.Val())
 			}
 			lw.NotsentLowat = int(n)

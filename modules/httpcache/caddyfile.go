@@ -1,6 +1,7 @@
 package httpcache
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -72,7 +73,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			n, err := humanize.ParseBytes(d.Val())
-			if err != nil || n == 0 || n > 1<<40 {
+			if err != nil || n > math.MaxInt64 {
 				return d.Errf("%s %q: want a size such as 256MiB", opt, d.Val())
 			}
 			if opt == "max_bytes" {
@@ -115,22 +116,22 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			ra := new(RefreshAhead)
 			if d.NextArg() {
 				n, err := strconv.Atoi(d.Val())
-				if err != nil || n < 1 {
-					return d.Errf("refresh_ahead amount %q: want a positive whole number", d.Val())
+				if err != nil {
+					return d.Errf("refresh_ahead amount %q: want a whole number", d.Val())
 				}
 				ra.Amount = n
 			}
 			if d.NextArg() {
 				dur, err := caddy.ParseDuration(d.Val())
-				if err != nil || dur <= 0 {
-					return d.Errf("refresh_ahead duration %q: want a positive duration", d.Val())
+				if err != nil {
+					return d.Errf("refresh_ahead duration %q: want a duration", d.Val())
 				}
 				ra.Duration = caddy.Duration(dur)
 			}
 			if d.NextArg() {
 				pct, err := strconv.Atoi(strings.TrimSuffix(d.Val(), "%"))
-				if err != nil || pct < 1 || pct > 99 {
-					return d.Errf("refresh_ahead percentage %q: want 1%% to 99%%", d.Val())
+				if err != nil {
+					return d.Errf("refresh_ahead percentage %q: want a percentage such as 10%%", d.Val())
 				}
 				ra.Percentage = pct
 			}
@@ -145,8 +146,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 						return d.ArgErr()
 					}
 					n, err := strconv.Atoi(d.Val())
-					if err != nil || n < 1 || n > 1024 {
-						return d.Errf("prefetch %s %q: want 1 to 1024", name, d.Val())
+					if err != nil {
+						return d.Errf("prefetch %s %q: want a whole number", name, d.Val())
 					}
 					if name == "concurrency" {
 						p.Concurrency = n
@@ -200,8 +201,8 @@ func durationArg(d *caddyfile.Dispenser) (caddy.Duration, error) {
 		return 0, d.ArgErr()
 	}
 	dur, err := caddy.ParseDuration(d.Val())
-	if err != nil || dur <= 0 {
-		return 0, d.Errf("%q: want a positive duration", d.Val())
+	if err != nil {
+		return 0, d.Errf("%q: want a duration", d.Val())
 	}
 	return caddy.Duration(dur), nil
 }

@@ -5,7 +5,6 @@
 package httpcache
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -113,6 +112,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
 	}
+	// A named store outlives configs: the running one's would take this
+	// config's budget before Caddy calls Validate.
+	if err := h.Validate(); err != nil {
+		return err
+	}
 	store, err := openStore(h.Name, uint64(h.MaxBytes), h.PurgeToken)
 	if err != nil {
 		return err
@@ -122,16 +126,40 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	return nil
 }
 
-// Validate checks the limits.
+// maxStoreBytes bounds max_bytes: 1 TiB, far above any memory, so a typo
+// in the unit is caught rather than taken as a budget the host lacks.
+const maxStoreBytes = 1 << 40
+
+// Validate checks the limits once Provision has set the defaults, so JSON
+// configs get the checks Caddyfiles get.
 func (h *Handler) Validate() error {
+	if h.MaxBytes < 1 || h.MaxBytes > maxStoreBytes {
+		return fmt.Errorf("edge_cache: max_bytes %d: want 1 byte to 1 TiB", h.MaxBytes)
+	}
+	if h.MaxObjectBytes < 1 {
+		return fmt.Errorf("edge_cache: max_object_bytes %d: want a positive size", h.MaxObjectBytes)
+	}
 	if h.MaxObjectBytes > h.MaxBytes {
 		return fmt.Errorf("edge_cache: max_object_bytes (%d) exceeds max_bytes (%d)", h.MaxObjectBytes, h.MaxBytes)
 	}
-	if h.MaxBytes < 0 || h.MaxObjectBytes < 0 || h.MicroCache < 0 || h.StaleIfError < 0 || h.StaleWhileRevalidate < 0 {
-		return errors.New("edge_cache: sizes and durations must not be negative")
+	for _, d := range []struct {
+		name string
+		d    caddy.Duration
+	}{
+		{"heuristic_max", h.HeuristicMax}, {"stale_while_revalidate", h.StaleWhileRevalidate},
+		{"stale_if_error", h.StaleIfError}, {"micro_cache", h.MicroCache}, {"origin_timeout", h.OriginTimeout},
+	} {
+		if d.d < 0 {
+			return fmt.Errorf("edge_cache: %s %s: must not be negative", d.name, time.Duration(d.d))
+		}
 	}
 	if h.RefreshAhead != nil {
 		if err := h.RefreshAhead.validate(); err != nil {
+			return err
+		}
+	}
+	if h.Prefetch != nil {
+		if err := h.Prefetch.validate(); err != nil {
 			return err
 		}
 	}

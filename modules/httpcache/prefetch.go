@@ -2,6 +2,7 @@ package httpcache
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -26,13 +27,28 @@ type Prefetch struct {
 }
 
 func (p *Prefetch) setDefaults() {
-	if p.Concurrency <= 0 {
+	if p.Concurrency == 0 {
 		p.Concurrency = 4
 	}
-	if p.MaxLinks <= 0 {
+	if p.MaxLinks == 0 {
 		p.MaxLinks = 16
 	}
-	p.sem = make(chan struct{}, p.Concurrency)
+	// Validate, which runs next, refuses a negative concurrency.
+	p.sem = make(chan struct{}, max(p.Concurrency, 0))
+}
+
+// maxPrefetch bounds concurrency and max_links: warming is a side job,
+// and one response must not set off thousands of origin fetches.
+const maxPrefetch = 1024
+
+func (p *Prefetch) validate() error {
+	if p.Concurrency < 1 || p.Concurrency > maxPrefetch {
+		return fmt.Errorf("edge_cache: prefetch concurrency %d: want 1 to %d", p.Concurrency, maxPrefetch)
+	}
+	if p.MaxLinks < 1 || p.MaxLinks > maxPrefetch {
+		return fmt.Errorf("edge_cache: prefetch max_links %d: want 1 to %d", p.MaxLinks, maxPrefetch)
+	}
+	return nil
 }
 
 type prefetchKey struct{}

@@ -1,6 +1,7 @@
 package originlink
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -55,8 +56,8 @@ func (t *Transport) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			n, err := strconv.Atoi(d.Val())
-			if err != nil || n < 1 || n > 64 {
-				return d.Errf("pool_size %q: want 1 to 64", d.Val())
+			if err != nil {
+				return d.Errf("pool_size %q: want a whole number", d.Val())
 			}
 			t.PoolSize = n
 		case "path_bandwidth":
@@ -73,7 +74,7 @@ func (t *Transport) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			n, err := humanize.ParseBytes(d.Val())
-			if err != nil || n == 0 || n > 1<<30 {
+			if err != nil || n > math.MaxInt32 {
 				return d.Errf("notsent_lowat %q: want a size such as 128KiB", d.Val())
 			}
 			t.NotsentLowat = int(n)
@@ -82,8 +83,8 @@ func (t *Transport) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			dur, err := caddy.ParseDuration(d.Val())
-			if err != nil || dur <= 0 {
-				return d.Errf("%s %q: want a positive duration", opt, d.Val())
+			if err != nil {
+				return d.Errf("%s %q: want a duration", opt, d.Val())
 			}
 			*map[string]*caddy.Duration{"path_rtt": &t.PathRTT, "keep_alive": &t.KeepAlive, "ping_interval": &t.PingInterval,
 				"replace_idle": &t.ReplaceIdle, "dial_timeout": &t.DialTimeout}[opt] = caddy.Duration(dur)
@@ -108,7 +109,8 @@ func (t *Transport) ensureTLS() *reverseproxy.TLSConfig {
 	return t.TLS
 }
 
-// parseBits reads a rate such as 1Gbit, 250Mbit or 1000000 (bits/s).
+// parseBits reads a rate such as 1Gbit, 250Mbit or 1000000 (bits/s);
+// Validate checks its sign.
 func parseBits(s string) (int64, error) {
 	for _, u := range []struct {
 		suffix string
@@ -116,17 +118,13 @@ func parseBits(s string) (int64, error) {
 	}{{"Gbit", 1e9}, {"Mbit", 1e6}, {"Kbit", 1e3}, {"bit", 1}} {
 		if n, ok := strings.CutSuffix(s, u.suffix); ok && n != "" {
 			v, err := strconv.ParseFloat(n, 64)
-			if err != nil || v <= 0 {
+			if err != nil || math.Abs(v) > math.MaxInt64/float64(u.mul) {
 				return 0, strconv.ErrSyntax
 			}
 			return int64(v * float64(u.mul)), nil
 		}
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v <= 0 {
-		return 0, strconv.ErrSyntax
-	}
-	return v, nil
+	return strconv.ParseInt(s, 10, 64)
 }
 
 // Interface guards

@@ -47,24 +47,27 @@ type pool struct {
 	http1 atomic.Bool
 
 	dials, dialFailures atomic.Int64
+	ready               chan struct{} // closed when the first round of dials is over
 	stop                chan struct{}
 	done                chan struct{}
 }
 
 func newPool(t *Transport, network, addr string) *pool {
-	p := &pool{t: t, network: network, addr: addr, links: make([]*link, t.PoolSize), stop: make(chan struct{}), done: make(chan struct{})}
-	return p
+	return &pool{t: t, network: network, addr: addr, links: make([]*link, t.PoolSize),
+		ready: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 }
 
 // start dials every slot, then keeps them up in the background. It waits
-// for the first round of dials (bounded by the dial timeout) so the first
-// user request finds them open.
+// for the first round of dials (bounded by the dial timeout), and so do
+// requests that find the pool while it dials (see poolFor): they then use
+// its links instead of dialling their own.
 func (p *pool) start() {
 	var wg sync.WaitGroup
 	for i := range p.links {
 		wg.Go(func() { p.fill(i) })
 	}
 	wg.Wait()
+	close(p.ready)
 	go p.maintain()
 }
 

@@ -23,25 +23,15 @@ import (
 // HTTP/2 over TLS: links resume their TLS session when redialled.
 func TestTLSOriginResumesSessions(t *testing.T) {
 	var full, resumed atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(protoHandler))
-	srv.EnableHTTP2 = true
-	srv.TLS = &tls.Config{VerifyConnection: func(cs tls.ConnectionState) error {
+	first := make(chan net.Conn, 8)
+	addr := startTLSOrigin(t, &tls.Config{VerifyConnection: func(cs tls.ConnectionState) error {
 		if cs.DidResume {
 			resumed.Add(1)
 		} else {
 			full.Add(1)
 		}
 		return nil
-	}}
-	first := make(chan net.Conn, 8)
-	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			first <- c
-		}
-	}
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	addr := strings.TrimPrefix(srv.URL, "https://")
+	}}, func(c net.Conn) { first <- c })
 	e := startEdge(t, addr, "pool_size 1\n\t\t\tping_interval 200ms\n\t\t\ttls\n\t\t\ttls_insecure_skip_verify")
 	if code, body := get(t, e.base+"/"); code != 200 || body != "HTTP/2.0" {
 		t.Fatalf("%d %q", code, body)
@@ -54,6 +44,24 @@ func TestTLSOriginResumesSessions(t *testing.T) {
 	if code, _ := get(t, e.base+"/"); code != 200 {
 		t.Fatal(code)
 	}
+}
+
+// startTLSOrigin runs an HTTP/2 origin over TLS (tlsConf: the server's,
+// with its certificate added) and returns its address; accepted is called
+// with each connection it accepts, before its handshake.
+func startTLSOrigin(t *testing.T, tlsConf *tls.Config, accepted func(net.Conn)) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(protoHandler))
+	srv.EnableHTTP2 = true
+	srv.TLS = tlsConf
+	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			accepted(c)
+		}
+	}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return strings.TrimPrefix(srv.URL, "https://")
 }
 
 // HTTP/3 to the origin: the same warm pool over QUIC.

@@ -8,6 +8,7 @@
 package originlink
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyevents"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
 	"github.com/quic-go/quic-go/http3"
 	"go.uber.org/zap"
@@ -43,8 +45,9 @@ type Transport struct {
 	// TLS to the origin; session tickets are cached, so redials resume.
 	TLS *reverseproxy.TLSConfig `json:"tls,omitempty"`
 
-	// Warm lists origin addresses (host:port) whose pools are dialled at
-	// start. Others get a pool on first use.
+	// Warm lists origin addresses (host:port) whose pools are dialled as
+	// soon as the config has started (never by `caddy validate`). Others
+	// get a pool on first use.
 	Warm []string `json:"warm,omitempty"`
 
 	// PoolSize is the connections kept per origin. Default 4: enough
@@ -107,7 +110,8 @@ func (Transport) CaddyModule() caddy.ModuleInfo {
 	}
 }
 
-// Provision sets defaults, builds the transports and dials the warm pools.
+// Provision sets defaults, builds the transports and arranges for the warm
+// pools to be dialled once the config has started.
 func (t *Transport) Provision(ctx caddy.Context) error {
 	t.logger = ctx.Logger()
 	t.pools = &poolSet{pools: make(map[string]*pool)}
@@ -183,10 +187,32 @@ func (t *Transport) Provision(ctx caddy.Context) error {
 	if err := registerMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
 	}
-	if t.Protocol != "h1" {
-		for _, addr := range t.Warm {
-			t.poolFor("tcp", addr)
-		}
+	return t.warmOnStart(ctx)
+}
+
+// warmOnStart dials the warm pools when Caddy reports the config started:
+// a transport has no Start of its own, and Provision also runs for configs
+// that are only validated (`caddy validate`, a failed reload), which must
+// not touch origins. The events app is the one every http config loads.
+func (t *Transport) warmOnStart(ctx caddy.Context) error {
+	if t.Protocol == "h1" || len(t.Warm) == 0 {
+		return nil
+	}
+	events, err := ctx.App("events")
+	if err != nil {
+		return fmt.Errorf("origin_link: getting events app: %w", err)
+	}
+	return events.(*caddyevents.App).On("started", caddyevents.Handler(warmer{t}))
+}
+
+// warmer dials a transport's warm pools, each in its own goroutine: the
+// "started" event is delivered synchronously, and a slow origin must not
+// hold up the others or the config.
+type warmer struct{ t *Transport }
+
+func (w warmer) Handle(context.Context, caddy.Event) error {
+	for _, addr := range w.t.Warm {
+		go w.t.poolFor("tcp", addr)
 	}
 	return nil
 }
@@ -210,7 +236,8 @@ func (t *Transport) chooseCongestion() error {
 	return nil
 }
 
-// Validate checks the protocol and sizes.
+// Validate checks the protocol, sizes and durations once Provision has set
+// the defaults, so JSON configs get the checks Caddyfiles get.
 func (t *Transport) Validate() error {
 	switch t.Protocol {
 	case "", "h2", "h2c", "h1", "h3":
@@ -226,11 +253,34 @@ func (t *Transport) Validate() error {
 	if t.PoolSize < 1 || t.PoolSize > 64 {
 		return fmt.Errorf("origin_link: pool_size %d: want 1 to 64", t.PoolSize)
 	}
+	if t.NotsentLowat < 1 || t.NotsentLowat > 1<<30 {
+		return fmt.Errorf("origin_link: notsent_lowat %d: want 1 byte to 1 GiB", t.NotsentLowat)
+	}
+	if t.PathBandwidth < 0 {
+		return fmt.Errorf("origin_link: path_bandwidth %d: must not be negative", t.PathBandwidth)
+	}
+	for _, d := range []struct {
+		name string
+		d    caddy.Duration
+		zero bool // whether unset (0) is allowed
+	}{
+		{"path_rtt", t.PathRTT, true}, {"keep_alive", t.KeepAlive, false}, {"ping_interval", t.PingInterval, false},
+		{"replace_idle", t.ReplaceIdle, false}, {"dial_timeout", t.DialTimeout, false},
+	} {
+		if d.d < 0 || (d.d == 0 && !d.zero) {
+			return fmt.Errorf("origin_link: %s %s: want a positive duration", d.name, time.Duration(d.d))
+		}
+	}
+	for _, addr := range t.Warm {
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return fmt.Errorf("origin_link: warm %q: want host:port", addr)
+		}
+	}
 	return nil
 }
 
 // poolFor returns the pool of an origin address, creating (and dialling)
-// it on first use.
+// it on first use, once its first round of dials is over.
 func (t *Transport) poolFor(network, addr string) *pool {
 	ps := t.pools
 	ps.mu.Lock()
@@ -247,6 +297,7 @@ func (t *Transport) poolFor(network, addr string) *pool {
 	if !ok {
 		p.start()
 	}
+	<-p.ready
 	return p
 }
 
@@ -307,4 +358,5 @@ var (
 	_ caddy.CleanerUpper        = (*Transport)(nil)
 	_ http.RoundTripper         = (*Transport)(nil)
 	_ reverseproxy.TLSTransport = (*Transport)(nil)
+	_ caddyevents.Handler       = warmer{}
 )

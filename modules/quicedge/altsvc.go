@@ -18,7 +18,10 @@ func init() {
 // AltSvc advertises HTTP/3 with an Alt-Svc header on responses sent over
 // TCP, naming the UDP port that the quic app serves for the port the
 // request came in on. HTTP/3 responses never carry it: the client is
-// already there. It also counts TCP requests by protocol.
+// already there. It also counts TCP requests by protocol: Caddy has no
+// hook that every HTTP/1.1 and HTTP/2 request passes besides the route
+// (ConnState sees an HTTP/2 connection's busy periods, not its requests),
+// so the quic app warns about a served server whose routes lack it.
 type AltSvc struct {
 	// MaxAge is how long clients may remember the advertisement (ma).
 	// Default 24h: long enough to start most visits on HTTP/3, short
@@ -58,12 +61,12 @@ func (h *AltSvc) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	case 3:
 		return next.ServeHTTP(w, r)
 	case 2:
-		CountRequest("h2")
+		countRequest("h2")
 	default:
-		CountRequest("h1")
+		countRequest("h1")
 	}
 	if r.TLS != nil {
-		if port := localPort(r); port != "" && AltSvcPort(port) {
+		if port := localPort(r); port != "" && altSvcPort(port) {
 			w.Header()["Alt-Svc"] = append(w.Header()["Alt-Svc"], `h3=":`+port+h.maSuffix)
 		}
 	}
@@ -88,3 +91,21 @@ var (
 	_ caddy.Validator             = (*AltSvc)(nil)
 	_ caddyhttp.MiddlewareHandler = (*AltSvc)(nil)
 )
+
+// routesAdvertise reports whether routes run alt_svc, at their top level
+// or in a subroute, for some requests.
+func routesAdvertise(routes caddyhttp.RouteList) bool {
+	for _, route := range routes {
+		for _, h := range route.Handlers {
+			switch h := h.(type) {
+			case *AltSvc:
+				return true
+			case *caddyhttp.Subroute:
+				if routesAdvertise(h.Routes) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -41,7 +41,8 @@ type App struct {
 	IdleTimeout caddy.Duration `json:"idle_timeout,omitempty"`
 
 	// KeepAlivePeriod is how often an otherwise quiet connection sends a
-	// PING so NAT mappings stay open. Default 10s. Set to -1 to disable.
+	// PING so NAT mappings stay open. Default 10s. Set to -1 (Caddyfile:
+	// off) to disable.
 	KeepAlivePeriod caddy.Duration `json:"keep_alive,omitempty"`
 
 	// ConnIdleTimeout closes a connection that has no request and no
@@ -49,11 +50,11 @@ type App struct {
 	ConnIdleTimeout caddy.Duration `json:"conn_idle_timeout,omitempty"`
 
 	// MaxIncomingStreams is the number of concurrent bidirectional streams
-	// (requests) a client may open. Default 100.
+	// (requests) a client may open, 1 to 1048576. Default 100.
 	MaxIncomingStreams int64 `json:"max_incoming_streams,omitempty"`
 
 	// InitialPacketSize is the size of the first packets, before path MTU
-	// discovery raises it. Default 1280.
+	// discovery raises it; at least 1200 (RFC 9000's minimum). Default 1280.
 	InitialPacketSize uint16 `json:"initial_packet_size,omitempty"`
 
 	// DisablePathMTUDiscovery keeps packets at InitialPacketSize.
@@ -179,6 +180,10 @@ func (a *App) bind(httpApp *caddyhttp.App) error {
 			return fmt.Errorf("server %q also enables h3 in Caddy itself, which would bind the same UDP port: "+
 				"the quic app serves HTTP/3 for it, so set `protocols h1 h2` in its server options", name)
 		}
+		if !routesAdvertise(srv.Routes) {
+			a.logger.Warn("no alt_svc handler in the server's routes: browsers will not learn that it serves HTTP/3, "+
+				"and lastmile_http_requests_total counts only its HTTP/3 requests", zap.String("server", name))
+		}
 		for _, lnAddr := range srv.Listen {
 			na, err := caddy.ParseNetworkAddress(lnAddr)
 			if err != nil {
@@ -201,6 +206,32 @@ func (a *App) bind(httpApp *caddyhttp.App) error {
 	}
 	if len(a.bindings) == 0 {
 		a.logger.Warn("no HTTPS server to serve over QUIC")
+	}
+	return nil
+}
+
+// maxIncomingStreams bounds MaxIncomingStreams: quic-go takes up to 2^60,
+// but each open stream holds buffers, so one client could claim gigabytes.
+const maxIncomingStreams = 1 << 20
+
+// Validate checks the settings once Provision has set the defaults, so a
+// JSON config (or one posted to the admin API) gets the checks a Caddyfile
+// gets: quic-go would otherwise take a negative stream limit as 0 streams
+// and turn HTTP/3 off without a word.
+func (a *App) Validate() error {
+	switch {
+	case a.IdleTimeout <= 0:
+		return fmt.Errorf("quic: idle_timeout %s: want a positive duration", time.Duration(a.IdleTimeout))
+	case a.KeepAlivePeriod <= 0 && a.KeepAlivePeriod != -1:
+		return fmt.Errorf("quic: keep_alive %s: want a positive duration, or -1 (off)", time.Duration(a.KeepAlivePeriod))
+	case a.ConnIdleTimeout <= 0:
+		return fmt.Errorf("quic: conn_idle_timeout %s: want a positive duration", time.Duration(a.ConnIdleTimeout))
+	case a.GracePeriod <= 0:
+		return fmt.Errorf("quic: grace_period %s: want a positive duration", time.Duration(a.GracePeriod))
+	case a.MaxIncomingStreams < 1 || a.MaxIncomingStreams > maxIncomingStreams:
+		return fmt.Errorf("quic: max_incoming_streams %d: want 1 to %d", a.MaxIncomingStreams, maxIncomingStreams)
+	case a.InitialPacketSize < 1200:
+		return fmt.Errorf("quic: initial_packet_size %d: want 1200 to 65535", a.InitialPacketSize)
 	}
 	return nil
 }
@@ -261,6 +292,7 @@ var ErrNoWebTransport = errors.New("quicedge: request did not arrive over lastmi
 var (
 	_ caddy.App         = (*App)(nil)
 	_ caddy.Provisioner = (*App)(nil)
+	_ caddy.Validator   = (*App)(nil)
 )
 
 // contextKey is the type of this package's request context keys.

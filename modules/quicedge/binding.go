@@ -140,7 +140,7 @@ func (b *binding) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	CountRequest("h3")
+	countRequest("h3")
 	if isEarly(r) {
 		if !safeMethod(r.Method) && !cur.app.earlyDataAllowed(r) {
 			metrics.earlyRequests.WithLabelValues("refused").Inc()

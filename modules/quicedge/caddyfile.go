@@ -1,6 +1,7 @@
 package quicedge
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/caddyserver/caddy/v2"
@@ -82,15 +83,18 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			a.KeepAlivePeriod = dur
 		case "max_incoming_streams":
-			n, err := intArg(d, 1, 1<<20)
+			n, err := intArg(d)
 			if err != nil {
 				return err
 			}
-			a.MaxIncomingStreams = int64(n)
+			a.MaxIncomingStreams = n
 		case "initial_packet_size":
-			n, err := intArg(d, 1200, 65535)
+			n, err := intArg(d)
 			if err != nil {
 				return err
+			}
+			if n < 0 || n > math.MaxUint16 {
+				return d.Errf("initial_packet_size %d: want 1200 to 65535", n)
 			}
 			a.InitialPacketSize = uint16(n)
 		case "disable_path_mtu_discovery":
@@ -148,22 +152,20 @@ func durationArg(d *caddyfile.Dispenser) (caddy.Duration, error) {
 	if err != nil {
 		return 0, d.Errf("%s: %v", d.Val(), err)
 	}
-	if dur <= 0 {
-		return 0, d.Errf("%s must be positive", d.Val())
-	}
 	if d.NextArg() {
 		return 0, d.ArgErr()
 	}
 	return caddy.Duration(dur), nil
 }
 
-func intArg(d *caddyfile.Dispenser, lo, hi int) (int, error) {
+// intArg parses a whole number; Validate checks its range.
+func intArg(d *caddyfile.Dispenser) (int64, error) {
 	if !d.NextArg() {
 		return 0, d.ArgErr()
 	}
-	n, err := strconv.Atoi(d.Val())
-	if err != nil || n < lo || n > hi {
-		return 0, d.Errf("%s: want a whole number from %d to %d", d.Val(), lo, hi)
+	n, err := strconv.ParseInt(d.Val(), 10, 64)
+	if err != nil {
+		return 0, d.Errf("%s: want a whole number", d.Val())
 	}
 	if d.NextArg() {
 		return 0, d.ArgErr()

@@ -178,9 +178,9 @@ func (e *endpoint) Destruct() error {
 	return errors.Join(err, e.tr.Close(), e.conn.Close())
 }
 
-// AltSvcPort reports whether the UDP port matching a TCP listener's port
+// altSvcPort reports whether the UDP port matching a TCP listener's port
 // serves HTTP/3, so it may be advertised.
-func AltSvcPort(port string) bool {
+func altSvcPort(port string) bool {
 	_, ok := advertisedPorts.Load(port)
 	return ok
 }

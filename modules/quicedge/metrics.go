@@ -84,8 +84,8 @@ func observeEnded(st quic.ConnectionStats) {
 	}
 }
 
-// CountRequest counts one request of protocol ("h1", "h2", "h3").
-func CountRequest(protocol string) { metrics.requests.WithLabelValues(protocol).Inc() }
+// countRequest counts one request of protocol ("h1", "h2", "h3").
+func countRequest(protocol string) { metrics.requests.WithLabelValues(protocol).Inc() }
 
 func registerMetrics(reg prometheus.Registerer) error {
 	return promreg.Register(reg,

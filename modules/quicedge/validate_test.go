@@ -7,6 +7,9 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 func validate(t *testing.T, caddyfile string) error {
@@ -35,5 +38,55 @@ func TestRefusesUnknownServer(t *testing.T) {
 	err := validate(t, "{\n\tservers {\n\t\tprotocols h1 h2\n\t}\n\tquic {\n\t\tservers nosuch\n\t}\n}\nlocalhost:9443 {\n\ttls internal\n\trespond hi\n}\n")
 	if err == nil || !strings.Contains(err.Error(), `server "nosuch" is not in the http app`) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// JSON configs (and the admin API) get the checks Caddyfiles get.
+func TestValidateRefusesInvalidJSON(t *testing.T) {
+	app := func(settings string) string {
+		return `{"admin": {"disabled": true}, "apps": {"quic": {` + settings + `}}}`
+	}
+	testcaddy.RefuseAll(t, []testcaddy.Invalid{
+		{"negative streams", app(`"max_incoming_streams": -1`), "max_incoming_streams -1: want 1 to 1048576"},
+		{"too many streams", app(`"max_incoming_streams": 2000000`), "max_incoming_streams 2000000: want 1 to 1048576"},
+		{"packet too small", app(`"initial_packet_size": 500`), "initial_packet_size 500: want 1200 to 65535"},
+		{"negative idle timeout", app(`"idle_timeout": "-1s"`), "idle_timeout -1s: want a positive duration"},
+		{"negative keep-alive other than off", app(`"keep_alive": "-5s"`), "keep_alive -5s: want a positive duration, or -1 (off)"},
+		{"negative conn idle timeout", app(`"conn_idle_timeout": "-2m"`), "conn_idle_timeout -2m0s: want a positive duration"},
+		{"negative grace period", app(`"grace_period": "-1s"`), "grace_period -1s: want a positive duration"},
+		{"negative alt_svc max age", testcaddy.HTTPHandlerConfig(t, `{"handler": "alt_svc", "max_age": "-1h"}`), "alt_svc: max_age must not be negative"},
+	})
+}
+
+// The Caddyfile's values reach Validate: a negative grace period parses
+// (it is a duration) and is refused there.
+func TestCaddyfileValuesAreValidated(t *testing.T) {
+	err := validate(t, "{\n\tservers {\n\t\tprotocols h1 h2\n\t}\n\tquic {\n\t\tgrace_period -1s\n\t\tmax_incoming_streams 5\n\t}\n}\nlocalhost:9443 {\n\ttls internal\n\trespond hi\n}\n")
+	if err == nil || !strings.Contains(err.Error(), "grace_period -1s: want a positive duration") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// The quic app warns about a served server without alt_svc (its TCP
+// requests would go uncounted and HTTP/3 unadvertised); it looks for
+// alt_svc in the provisioned routes, at the top or in subroutes (a site
+// block, a handle block).
+func TestRoutesAdvertise(t *testing.T) {
+	route := func(hs ...caddyhttp.MiddlewareHandler) caddyhttp.Route { return caddyhttp.Route{Handlers: hs} }
+	sub := func(routes ...caddyhttp.Route) *caddyhttp.Subroute { return &caddyhttp.Subroute{Routes: routes} }
+	respond := new(caddyhttp.StaticResponse)
+	for _, tc := range []struct {
+		name   string
+		routes caddyhttp.RouteList
+		want   bool
+	}{
+		{"top level", caddyhttp.RouteList{route(new(AltSvc), respond)}, true},
+		{"in a handle block of a site", caddyhttp.RouteList{route(sub(route(respond), route(sub(route(new(AltSvc))))))}, true},
+		{"absent", caddyhttp.RouteList{route(sub(route(respond)))}, false},
+		{"no routes", nil, false},
+	} {
+		if got := routesAdvertise(tc.routes); got != tc.want {
+			t.Errorf("%s: routesAdvertise = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

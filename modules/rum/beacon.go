@@ -17,8 +17,8 @@ const beaconVersion = 1
 // maxBeaconBytes bounds a beacon: a real one is well under 2 KB.
 const maxBeaconBytes = 8 << 10
 
-// Beacon is what the snippet sends, field for field (see measure.ts).
-type Beacon struct {
+// beacon is what the snippet sends, field for field (see measure.ts).
+type beacon struct {
 	V  int                   `json:"v"`
 	U  string                `json:"u"`
 	NT string                `json:"nt"`
@@ -34,7 +34,7 @@ type Beacon struct {
 	E  [3]any                `json:"e"`
 }
 
-// Timing indexes into Beacon.T.
+// Timing indexes into beacon.T.
 const (
 	tRedirect = iota
 	tDNS
@@ -46,7 +46,7 @@ const (
 	tLoad
 )
 
-// Web vital indexes into Beacon.WV.
+// Web vital indexes into beacon.WV.
 const (
 	wvLCP = iota
 	wvINP
@@ -55,17 +55,17 @@ const (
 	wvTTFB
 )
 
-// DecodeError says why a beacon was refused; Reason labels the counter.
-type DecodeError struct {
+// decodeError says why a beacon was refused; Reason labels the counter.
+type decodeError struct {
 	Reason string
 	Err    error
 }
 
-func (e *DecodeError) Error() string { return "rum: " + e.Reason + ": " + e.Err.Error() }
-func (e *DecodeError) Unwrap() error { return e.Err }
+func (e *decodeError) Error() string { return "rum: " + e.Reason + ": " + e.Err.Error() }
+func (e *decodeError) Unwrap() error { return e.Err }
 
 func reject(reason, format string, args ...any) error {
-	return &DecodeError{Reason: reason, Err: fmt.Errorf(format, args...)}
+	return &decodeError{Reason: reason, Err: fmt.Errorf(format, args...)}
 }
 
 // Bounds on what a real page view can report.
@@ -77,15 +77,15 @@ const (
 	maxStringLen = 256
 )
 
-// DecodeBeacon parses and checks one beacon strictly: size, schema (no
+// decodeBeacon parses and checks one beacon strictly: size, schema (no
 // unknown fields, no trailing data), version and value ranges.
-func DecodeBeacon(data []byte) (*Beacon, error) {
+func decodeBeacon(data []byte) (*beacon, error) {
 	if len(data) > maxBeaconBytes {
 		return nil, reject("too_large", "%d bytes, limit %d", len(data), maxBeaconBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var b Beacon
+	var b beacon
 	if err := dec.Decode(&b); err != nil {
 		return nil, reject("malformed", "%v", err)
 	}
@@ -98,7 +98,7 @@ func DecodeBeacon(data []byte) (*Beacon, error) {
 	return &b, nil
 }
 
-func (b *Beacon) validate() error {
+func (b *beacon) validate() error {
 	if b.V != beaconVersion {
 		return reject("version", "version %d, want %d", b.V, beaconVersion)
 	}
@@ -169,7 +169,7 @@ func inRange(v, lo, hi float64) bool {
 }
 
 // edge returns the beacon's edge view: cache outcome, edge ms, origin ms.
-func (b *Beacon) edge() (string, float64, float64) {
+func (b *beacon) edge() (string, float64, float64) {
 	c, _ := b.E[0].(string)
 	e, _ := b.E[1].(float64)
 	o, _ := b.E[2].(float64)

@@ -9,7 +9,7 @@ import (
 const goodBeacon = `{"v":1,"u":"/page/:id","nt":"navigate","p":"h3","cr":0,"t":[0,0,12,20,85,30,400,900],"sz":[5000,4000],"wv":[1200,80,0.02,700,90],"r":{"img":[8,40000,900]},"rp":{"h3":[12,60000,1500]},"sl":[["/img/a.jpg",300,"img"]],"rc":{"hit":7,"miss":1},"e":["hit",0.4,-1]}`
 
 func TestDecodeBeacon(t *testing.T) {
-	b, err := DecodeBeacon([]byte(goodBeacon))
+	b, err := decodeBeacon([]byte(goodBeacon))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +28,8 @@ func TestDecodeBeacon(t *testing.T) {
 		{strings.Replace(goodBeacon, `["hit",0.4,-1]`, `[1,2,3]`, 1), "schema"},
 		{strings.Replace(goodBeacon, `"/img/a.jpg",300`, `"/img/a.jpg","slow"`, 1), "schema"},
 	} {
-		_, err := DecodeBeacon([]byte(tc.in))
-		var de *DecodeError
+		_, err := decodeBeacon([]byte(tc.in))
+		var de *decodeError
 		if !errors.As(err, &de) || de.Reason != tc.reason {
 			t.Errorf("%.60q: %v, want reason %s", tc.in, err, tc.reason)
 		}
@@ -43,9 +43,9 @@ func FuzzDecodeBeacon(f *testing.F) {
 	f.Add([]byte(`{"v":1,"t":[1e309]}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b, err := DecodeBeacon(data)
+		b, err := decodeBeacon(data)
 		if err != nil {
-			var de *DecodeError
+			var de *decodeError
 			if !errors.As(err, &de) {
 				t.Fatalf("untyped error %v", err)
 			}

@@ -58,8 +58,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			v, err := strconv.ParseFloat(d.Val(), 64)
-			if err != nil || v <= 0 {
-				return d.Errf("%s %q: want a positive number", opt, d.Val())
+			if err != nil {
+				return d.Errf("%s %q: want a number", opt, d.Val())
 			}
 			if opt == "rate_limit" {
 				h.RateLimit = v
@@ -110,8 +110,8 @@ func (s *Session) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			v, err := strconv.ParseFloat(d.Val(), 64)
-			if err != nil || v <= 0 {
-				return d.Errf("rate_limit %q: want a positive number", d.Val())
+			if err != nil {
+				return d.Errf("rate_limit %q: want a number", d.Val())
 			}
 			s.RateLimit = v
 		case "raw_sink":
@@ -137,8 +137,8 @@ func parseRawSink(d *caddyfile.Dispenser) (*RawSink, error) {
 	for i, p := range []*int{&rs.MaxSizeMB, &rs.MaxBackups} {
 		if len(args) > i+1 {
 			n, err := strconv.Atoi(args[i+1])
-			if err != nil || n < 1 {
-				return nil, d.Errf("raw_sink %q: want a positive whole number", args[i+1])
+			if err != nil {
+				return nil, d.Errf("raw_sink %q: want a whole number", args[i+1])
 			}
 			*p = n
 		}

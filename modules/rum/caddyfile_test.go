@@ -15,9 +15,9 @@ func TestCaddyfileAdapt(t *testing.T) {
 func TestCaddyfileErrors(t *testing.T) {
 	for _, tc := range []struct{ option, want string }{
 		{"bogus", `unrecognized rum option "bogus"`},
-		{"rate_limit fast", "positive number"},
+		{"rate_limit fast", "want a number"},
 		{"raw_sink", "wrong argument count"},
-		{"raw_sink /x big", "positive whole number"},
+		{"raw_sink /x big", "want a whole number"},
 		{"regions", "wrong argument count"},
 	} {
 		t.Run(tc.option, func(t *testing.T) {

@@ -1,11 +1,10 @@
 package rum
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
+	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,8 +16,6 @@ import (
 	"github.com/maypok86/otter/v2"
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
-
-	"github.com/lastmile-edge/lastmile"
 )
 
 func init() {
@@ -63,13 +60,6 @@ func (Handler) CaddyModule() caddy.ModuleInfo {
 	}
 }
 
-// snippetVersion names the snippet by its content, so its URL can be
-// cached forever.
-var snippetVersion = func() string {
-	sum := sha256.Sum256(lastmile.RUMSnippet)
-	return hex.EncodeToString(sum[:6])
-}()
-
 // Provision sets defaults and opens the raw sink.
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.logger = ctx.Logger()
@@ -94,18 +84,32 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	return registerMetrics(ctx.GetMetricsRegistry())
 }
 
-// Validate checks the settings.
+// Validate checks the settings once Provision has set the defaults, so
+// JSON configs get the checks Caddyfiles get.
 func (h *Handler) Validate() error {
 	if !strings.HasPrefix(h.Path, "/") {
 		return fmt.Errorf("rum: path %q must start with /", h.Path)
 	}
-	if h.RateLimit < 0 || h.SampleRate < 0 || h.SampleRate > 1 {
-		return errors.New("rum: rate_limit must be positive and sample_rate within 0..1")
+	if err := validateRateLimit(h.RateLimit); err != nil {
+		return err
+	}
+	if h.SampleRate <= 0 || h.SampleRate > 1 {
+		return fmt.Errorf("rum: sample_rate %v: want more than 0, up to 1", h.SampleRate)
 	}
 	for _, o := range h.Origins {
 		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" {
 			return fmt.Errorf("rum: origin %q: want scheme://host[:port]", o)
 		}
+	}
+	if h.RawSink != nil {
+		return h.RawSink.validate()
+	}
+	return nil
+}
+
+func validateRateLimit(perSecond float64) error {
+	if !(perSecond > 0) || math.IsInf(perSecond, 0) {
+		return fmt.Errorf("rum: rate_limit %v: want a positive number of beacons per second", perSecond)
 	}
 	return nil
 }
@@ -126,7 +130,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		w.Header().Set("Access-Control-Allow-Origin", "*")
-		http.ServeContent(w, r, "", time.Time{}, strings.NewReader(string(lastmile.RUMSnippet)))
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(snippet))
 		return nil
 	}
 	if h.Inject && wantsHTML(r) {
@@ -162,27 +166,15 @@ func (h *Handler) collect(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return h.refuse(w, r, "malformed", http.StatusBadRequest)
 	}
-	b, err := DecodeBeacon(body)
-	if err != nil {
-		var de *DecodeError
-		errors.As(err, &de)
+	if reason := take(body, "http", clientOf(r, h.RegionHeader, h.Regions), h.sink); reason != "" {
 		status := http.StatusBadRequest
-		if de.Reason == "too_large" {
+		if reason == "too_large" {
 			status = http.StatusRequestEntityTooLarge
 		}
-		return h.refuse(w, r, de.Reason, status)
+		return h.refuse(w, r, reason, status)
 	}
-	h.accept(b, body, "http", requestContext(r, h.RegionHeader))
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-func (h *Handler) accept(b *Beacon, raw []byte, transport string, ctx clientContext) {
-	metrics.beacons.WithLabelValues(transport).Inc()
-	observe(b, ctx, h.Regions)
-	if h.sink != nil {
-		h.sink.write(raw, ctx, transport)
-	}
 }
 
 func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, reason string, status int) error {
@@ -206,20 +198,6 @@ func (h *Handler) originAllowed(origin string, r *http.Request) bool {
 		}
 	}
 	return false
-}
-
-// clientContext is what labels a beacon besides its own fields.
-type clientContext struct {
-	ip, browser, device, region string
-}
-
-func requestContext(r *http.Request, regionHeader string) clientContext {
-	ua := r.Header.Get("User-Agent")
-	c := clientContext{ip: clientIP(r), browser: browserLabel(ua), device: deviceLabel(ua, r.Header.Get("Sec-Ch-Ua-Mobile"))}
-	if regionHeader != "" {
-		c.region = r.Header.Get(regionHeader)
-	}
-	return c
 }
 
 // clientIP is the client's address as Caddy determined it for the

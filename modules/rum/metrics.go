@@ -69,10 +69,10 @@ func registerMetrics(reg prometheus.Registerer) error {
 }
 
 // observe turns one accepted beacon into metrics.
-func observe(b *Beacon, ctx clientContext, regions []string) {
+func observe(b *beacon, c client) {
 	cache, edgeMs, _ := b.edge()
-	proto, cl, conn, dev, region := protocolLabel(b.P), cacheLabel(cache), connLabel(b.CR), ctx.device, regionLabel(ctx.region, regions)
-	metrics.pageViews.WithLabelValues(proto, cl, conn, navLabel(b.NT), ctx.browser, dev, region).Inc()
+	proto, cl, conn, dev, region := protocolLabel(b.P), cacheLabel(cache), connLabel(b.CR), c.device, c.region
+	metrics.pageViews.WithLabelValues(proto, cl, conn, navLabel(b.NT), c.browser, dev, region).Inc()
 	lv := []string{proto, cl, conn, dev, region}
 	ttfb := b.T[tTTFB] / 1000
 	metrics.ttfb.WithLabelValues(lv...).Observe(ttfb)

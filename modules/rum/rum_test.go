@@ -18,7 +18,6 @@ import (
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 
-	"github.com/lastmile-edge/lastmile"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
@@ -168,7 +167,7 @@ func TestSnippetServedImmutable(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !bytes.Equal(body, lastmile.RUMSnippet) || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+	if resp.StatusCode != 200 || !bytes.Equal(body, snippet) || !strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
 		t.Fatalf("%d %q, %d bytes", resp.StatusCode, resp.Header.Get("Cache-Control"), len(body))
 	}
 }

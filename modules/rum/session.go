@@ -1,8 +1,6 @@
 package rum
 
 import (
-	"errors"
-
 	"github.com/caddyserver/caddy/v2"
 	"golang.org/x/time/rate"
 
@@ -53,6 +51,18 @@ func (s *Session) Provision(ctx caddy.Context) error {
 	return registerMetrics(ctx.GetMetricsRegistry())
 }
 
+// Validate checks the rate and the raw sink once Provision has set the
+// defaults.
+func (s *Session) Validate() error {
+	if err := validateRateLimit(s.RateLimit); err != nil {
+		return err
+	}
+	if s.RawSink != nil {
+		return s.RawSink.validate()
+	}
+	return nil
+}
+
 // Cleanup releases the raw sink.
 func (s *Session) Cleanup() error {
 	if s.sink != nil {
@@ -65,28 +75,18 @@ func (s *Session) Cleanup() error {
 func (s *Session) ServeSession(sess *wtsession.Session) {
 	ctx := sess.Context()
 	limiter := rate.NewLimiter(rate.Limit(s.RateLimit), int(max(1, 4*s.RateLimit)))
-	cc := requestContext(sess.Request(), s.RegionHeader)
+	c := clientOf(sess.Request(), s.RegionHeader, s.Regions)
 	for {
 		data, err := sess.ReceiveDatagram(ctx)
 		if err != nil {
 			return
 		}
-		if !limiter.Allow() {
-			metrics.rejected.WithLabelValues("rate_limited").Inc()
-			continue
+		reason := "rate_limited"
+		if limiter.Allow() {
+			reason = take(data, "webtransport", c, s.sink)
 		}
-		b, err := DecodeBeacon(data)
-		if err != nil {
-			var de *DecodeError
-			if errors.As(err, &de) {
-				metrics.rejected.WithLabelValues(de.Reason).Inc()
-			}
-			continue
-		}
-		metrics.beacons.WithLabelValues("webtransport").Inc()
-		observe(b, cc, s.Regions)
-		if s.sink != nil {
-			s.sink.write(data, cc, "webtransport")
+		if reason != "" {
+			metrics.rejected.WithLabelValues(reason).Inc()
 		}
 	}
 }
@@ -94,6 +94,7 @@ func (s *Session) ServeSession(sess *wtsession.Session) {
 // Interface guards
 var (
 	_ caddy.Provisioner        = (*Session)(nil)
+	_ caddy.Validator          = (*Session)(nil)
 	_ caddy.CleanerUpper       = (*Session)(nil)
 	_ wtsession.SessionHandler = (*Session)(nil)
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -37,14 +38,28 @@ type sink struct {
 // (then its size and backup limits are this config's); release lets go
 // of it.
 func (rs *RawSink) open() (*sink, error) {
-	if rs.Path == "" {
-		return nil, errors.New("rum: raw_sink needs a path")
+	// The writer outlives this config: bad limits must not reach it
+	// before Caddy calls Validate.
+	if err := rs.validate(); err != nil {
+		return nil, err
 	}
 	val, _, err := sinks.LoadOrNew(rs.Path, func() (caddy.Destructor, error) { return rs.newSink(), nil })
 	if err != nil {
 		return nil, err
 	}
 	return val.(*sink), nil
+}
+
+func (rs *RawSink) validate() error {
+	switch {
+	case rs.Path == "":
+		return errors.New("rum: raw_sink needs a path")
+	case rs.MaxSizeMB < 0:
+		return fmt.Errorf("rum: raw_sink max_size_mb %d: must not be negative", rs.MaxSizeMB)
+	case rs.MaxBackups < 0:
+		return fmt.Errorf("rum: raw_sink max_backups %d: must not be negative", rs.MaxBackups)
+	}
+	return nil
 }
 
 func (rs *RawSink) release() error {
@@ -80,14 +95,14 @@ type sinkLine struct {
 	Transport string          `json:"transport"`
 	Browser   string          `json:"browser"`
 	Device    string          `json:"device"`
-	Region    string          `json:"region,omitempty"`
+	Region    string          `json:"region"` // the label: a configured region, other or unknown
 	Beacon    json.RawMessage `json:"beacon"`
 }
 
 // write queues one beacon (already validated JSON); no IP is written.
-func (s *sink) write(raw []byte, ctx clientContext, transport string) {
+func (s *sink) write(raw []byte, c client, transport string) {
 	var buf bytes.Buffer
-	_ = json.NewEncoder(&buf).Encode(sinkLine{Time: time.Now().UTC(), Transport: transport, Browser: ctx.browser, Device: ctx.device, Region: ctx.region, Beacon: raw})
+	_ = json.NewEncoder(&buf).Encode(sinkLine{Time: time.Now().UTC(), Transport: transport, Browser: c.browser, Device: c.device, Region: c.region, Beacon: raw})
 	select {
 	case s.queue <- buf.Bytes():
 	default:

@@ -50,8 +50,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			n, err := strconv.Atoi(d.Val())
-			if err != nil || n < 1 {
-				return d.Errf("max_sessions_per_client %q: want a positive whole number", d.Val())
+			if err != nil {
+				return d.Errf("max_sessions_per_client %q: want a whole number", d.Val())
 			}
 			h.MaxSessionsPerClient = n
 		case "idle_timeout":
@@ -59,8 +59,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			dur, err := caddy.ParseDuration(d.Val())
-			if err != nil || dur <= 0 {
-				return d.Errf("idle_timeout %q: want a positive duration", d.Val())
+			if err != nil {
+				return d.Errf("idle_timeout %q: want a duration", d.Val())
 			}
 			h.IdleTimeout = caddy.Duration(dur)
 		case "session":
@@ -85,8 +85,8 @@ func (e *Echo) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // module name
 	if d.NextArg() {
 		n, err := strconv.ParseInt(d.Val(), 10, 64)
-		if err != nil || n < 1 {
-			return d.Errf("echo max stream bytes %q: want a positive whole number", d.Val())
+		if err != nil {
+			return d.Errf("echo max stream bytes %q: want a whole number", d.Val())
 		}
 		e.MaxStreamBytes = n
 	}

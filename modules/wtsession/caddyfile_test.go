@@ -17,10 +17,10 @@ func TestCaddyfileAdapt(t *testing.T) {
 func TestCaddyfileErrors(t *testing.T) {
 	for _, tc := range []struct{ name, block, want string }{
 		{"unknown option", "foo", `unrecognized webtransport option "foo"`},
-		{"bad limit", "max_sessions_per_client none", "positive whole number"},
-		{"bad timeout", "idle_timeout -5s", "positive duration"},
+		{"bad limit", "max_sessions_per_client none", "want a whole number"},
+		{"bad timeout", "idle_timeout soon", "want a duration"},
 		{"unknown session module", "session nope", "nope"},
-		{"bad echo size", "session echo big", "positive whole number"},
+		{"bad echo size", "session echo big", "want a whole number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := adapttest.Error(t, "example.com {\n\twebtransport /wt {\n\t\t"+tc.block+"\n\t}\n}\n")

@@ -1,6 +1,7 @@
 package wtsession
 
 import (
+	"fmt"
 	"io"
 	"sync"
 
@@ -32,6 +33,14 @@ func (Echo) CaddyModule() caddy.ModuleInfo {
 func (e *Echo) Provision(caddy.Context) error {
 	if e.MaxStreamBytes == 0 {
 		e.MaxStreamBytes = 1 << 20
+	}
+	return nil
+}
+
+// Validate refuses a stream limit below one byte.
+func (e *Echo) Validate() error {
+	if e.MaxStreamBytes < 1 {
+		return fmt.Errorf("echo: max_stream_bytes %d: want a positive whole number", e.MaxStreamBytes)
 	}
 	return nil
 }
@@ -99,5 +108,6 @@ func (t touchReader) Read(p []byte) (int, error) {
 // Interface guards
 var (
 	_ caddy.Provisioner = (*Echo)(nil)
+	_ caddy.Validator   = (*Echo)(nil)
 	_ SessionHandler    = (*Echo)(nil)
 )

@@ -88,7 +88,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	return promreg.Register(ctx.GetMetricsRegistry(), metrics.open, metrics.opened, metrics.refused)
 }
 
-// Validate checks the origins.
+// Validate checks the origins and, once Provision has set the defaults,
+// the limits.
 func (h *Handler) Validate() error {
 	for _, o := range h.Origins {
 		if o == "*" {
@@ -99,8 +100,11 @@ func (h *Handler) Validate() error {
 			return fmt.Errorf("webtransport: origin %q: want scheme://host[:port] or *", o)
 		}
 	}
-	if h.MaxSessionsPerClient < 0 || h.IdleTimeout < 0 {
-		return errors.New("webtransport: limits must not be negative")
+	if h.MaxSessionsPerClient < 1 {
+		return fmt.Errorf("webtransport: max_sessions_per_client %d: want a positive whole number", h.MaxSessionsPerClient)
+	}
+	if h.IdleTimeout <= 0 {
+		return fmt.Errorf("webtransport: idle_timeout %s: want a positive duration", time.Duration(h.IdleTimeout))
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ import (
 	"github.com/quic-go/quic-go/http3"
 	"golang.org/x/sys/unix"
 
-	"github.com/lastmile-edge/lastmile/edge/demoorigin"
+	"github.com/lastmile-edge/lastmile/internal/demoorigin"
 )
 
 // Helpers run inside the lab's namespaces: the lab re-executes this
