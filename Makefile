@@ -29,18 +29,20 @@ test:
 		echo "make test: $$t took $$((SECONDS - s)) s" >&2; \
 	done; echo "make test: all took $$((SECONDS - start)) s" >&2
 
+# Go modules: those the packages and tests of each module import (`go mod
+# download` would fetch every module go.mod lists, needed or not).
 deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.json
-	$(GO) mod download
-	cd loadtest/k6 && $(GO) mod download
-	cd .ci/crosscheck && $(GO) mod download
+	$(GO) list -deps -test ./... >/dev/null
+	cd loadtest/k6 && $(GO) list -deps -test ./... >/dev/null
+	cd .ci/crosscheck && $(GO) list -deps ./... >/dev/null
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
 # remote-write output and of deploy/'s Prometheus files, podman to build
-# the container image.
+# the container image. A fresh machine's unattended upgrades may hold
+# dpkg's lock for a while: the install waits for it.
 $(CHROMIUM) $(PROMETHEUS) $(PODMAN) &:
 	@if [ "$$(id -u)" != 0 ]; then echo "missing: run 'apt-get install chromium prometheus podman' as root" >&2; exit 1; fi
 	apt-get update -qq
-	# A fresh machine's unattended upgrades may hold dpkg's lock for a while.
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium prometheus podman ca-certificates >/dev/null
 
 web-client/node_modules/.package-lock.json: web-client/package-lock.json
