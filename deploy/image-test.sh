@@ -37,21 +37,22 @@ read -ra entrypoint <<<"$($podman image inspect -f '{{join .Config.Entrypoint " 
 # What every container runtime provides: name resolution files.
 cp /etc/hosts /etc/resolv.conf "$tmp/rootfs/etc/"
 
+# Ports nothing else on this machine holds, so nothing else can answer
+# for the image: the demo origin's (and its own edge's), the image's edge's.
+. .ci/servers.sh
+read -r origin origin_https origin_http origin_admin port http admin < <(free_ports 7)
 # The demo origin, from the binary the image holds; its own edge stays out
-# of the way on other ports.
-LASTMILE_HTTPS_PORT=28443 LASTMILE_HTTP_PORT=28080 LASTMILE_ADMIN=127.0.0.1:22019 XDG_DATA_HOME="$tmp/demo" XDG_CONFIG_HOME="$tmp/demo" \
-	build/image/lastmile demo --origin 127.0.0.1:28081 >"$tmp/origin.log" 2>&1 &
+# of the way on its own ports.
+LASTMILE_HTTPS_PORT=$origin_https LASTMILE_HTTP_PORT=$origin_http LASTMILE_ADMIN=127.0.0.1:$origin_admin XDG_DATA_HOME="$tmp/demo" XDG_CONFIG_HOME="$tmp/demo" \
+	build/image/lastmile demo --origin 127.0.0.1:$origin >"$tmp/origin.log" 2>&1 &
 pids+=($!)
-# Spare ports, so nothing else on this machine can answer for the image.
-port=38443
-env -i "${env[@]}" LASTMILE_ORIGIN=127.0.0.1:28081 LASTMILE_HTTPS_PORT=$port LASTMILE_HTTP_PORT=38080 LASTMILE_ADMIN=127.0.0.1:32019 \
+env -i "${env[@]}" LASTMILE_ORIGIN=127.0.0.1:$origin LASTMILE_HTTPS_PORT=$port LASTMILE_HTTP_PORT=$http LASTMILE_ADMIN=127.0.0.1:$admin \
 	chroot --userspec="$user" "$tmp/rootfs" "${entrypoint[@]}" >"$tmp/edge.log" 2>&1 &
 edge=$!
 pids+=($edge)
 
 url=https://localhost:$port/page/1
-for _ in $(seq 100); do curl -skf -o /dev/null "$url" && break; sleep 0.1; done
-kill -0 "$edge" 2>/dev/null || fail "the edge from the image exited"
+wait_serving "$url" "$edge" || fail "the edge from the image does not serve $url"
 read -r code version < <(curl -sk --http2 -o /dev/null -w '%{http_code} %{http_version}\n' "$url")
 [ "$code $version" = "200 2" ] || fail "HTTP/2: got $code over HTTP/$version"
 headers=$(curl -sk -D - -o /dev/null "$url")
@@ -60,6 +61,9 @@ go build -o build/httpload ./loadtest/cmd/httpload
 h3=$(build/httpload -proto h3 -url "$url" -c 1 -n 5 -d 5s -warmup 0) || fail "HTTP/3: $h3"
 grep -q '"errors":0' <<<"$h3" || fail "HTTP/3: $h3"
 # The admin endpoint of the image's edge counted those HTTP/3 requests.
-curl -sf http://127.0.0.1:32019/metrics | grep -Eq '^lastmile_http_requests_total\{protocol="h3"\} [1-9]' || fail "the image's edge did not count the HTTP/3 requests"
+# Read whole, then searched: in `curl | grep -q` under pipefail, grep's
+# early exit fails curl (exit 23) whenever it finds the line.
+metrics=$(curl -sf "http://127.0.0.1:$admin/metrics") || fail "no metrics from the image's edge"
+grep -Eq '^lastmile_http_requests_total\{protocol="h3"\} [1-9]' <<<"$metrics" || fail "the image's edge did not count the HTTP/3 requests: $(grep '^lastmile_http_requests_total' <<<"$metrics")"
 kill -0 "$edge" 2>/dev/null || fail "the edge from the image exited"
 echo "image-test: $image serves HTTP/2 and HTTP/3 as $user: $h3"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a k6 scenario against `lastmile demo` started here on spare ports,
+# Runs a k6 scenario against `lastmile demo` started here on free ports,
 # and stops the edge afterwards, whatever happens.
 #   loadtest/k6/smoke.sh [scenario.js]   (default: the CI smoke)
 set -euo pipefail
@@ -17,16 +17,15 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
-export LASTMILE_HTTPS_PORT=${LASTMILE_HTTPS_PORT:-18443} LASTMILE_HTTP_PORT=${LASTMILE_HTTP_PORT:-18080}
-export LASTMILE_ADMIN=${LASTMILE_ADMIN:-127.0.0.1:12019} XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
+. .ci/servers.sh
+read -r https http admin origin < <(free_ports 4)
+export LASTMILE_HTTPS_PORT=${LASTMILE_HTTPS_PORT:-$https} LASTMILE_HTTP_PORT=${LASTMILE_HTTP_PORT:-$http}
+export LASTMILE_ADMIN=${LASTMILE_ADMIN:-127.0.0.1:$admin} XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
 export LASTMILE_PURGE_TOKEN=${LASTMILE_PURGE_TOKEN:-k6-purge-$RANDOM$RANDOM}
 # Every k6 VU comes from this one address.
 export LASTMILE_WT_SESSIONS_PER_CLIENT=${LASTMILE_WT_SESSIONS_PER_CLIENT:-100000}
-"$bin/lastmile" demo --origin 127.0.0.1:18081 >"$tmp/edge.log" 2>&1 &
+"$bin/lastmile" demo --origin "127.0.0.1:$origin" >"$tmp/edge.log" 2>&1 &
 edge_pid=$!
-for _ in $(seq 100); do
-	curl -skf "https://localhost:$LASTMILE_HTTPS_PORT/" -o /dev/null && break
-	sleep 0.1
-done
+wait_serving "https://localhost:$LASTMILE_HTTPS_PORT/" "$edge_pid" || { cat "$tmp/edge.log" >&2; exit 1; }
 "$bin/k6" run --quiet -e BASE="https://localhost:$LASTMILE_HTTPS_PORT" -e ADMIN="http://$LASTMILE_ADMIN" \
-	-e PURGE_TOKEN="$LASTMILE_PURGE_TOKEN" "$scenario" "${@:2}"
+	-e PURGE_TOKEN="$LASTMILE_PURGE_TOKEN" "$scenario" "${@:2}" || { status=$?; echo "k6 failed; the edge's log:" >&2; cat "$tmp/edge.log" >&2; exit "$status"; }

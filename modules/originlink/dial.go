@@ -28,7 +28,7 @@ func (st socketTuning) dialer(timeout time.Duration) *net.Dialer {
 				return nil
 			}
 			var serr error
-			err := rc.Control(func(fd uintptr) { serr = st.Apply(int(fd)) })
+			err := rc.Control(func(fd uintptr) { serr = st.Apply(fd) })
 			return errors.Join(err, serr)
 		},
 	}

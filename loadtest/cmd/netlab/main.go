@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command netlab runs lastmile's network lab: namespaces joined by
 // emulated links (package netlab), the real lastmile edge and a real
 // origin inside them, and the experiments that reproduce in emulated lossy
