@@ -1,0 +1,178 @@
+package httpcache
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	_ "github.com/lastmile-edge/lastmile/modules/quicedge" // the quic app: HTTP/3
+)
+
+// protocols are the ways browsers reach the edge.
+var protocols = []struct{ name, proto string }{
+	{"h1", "HTTP/1.1"}, {"h2", "HTTP/2.0"}, {"h3", "HTTP/3.0"},
+}
+
+// tlsEdge is the cache as browsers reach it: HTTP/1.1 and HTTP/2 over TLS
+// on TCP, HTTP/3 on the same port over UDP (the quic app).
+type tlsEdge struct {
+	port    string
+	clients map[string]*http.Client // by protocol name: h1, h2, h3
+}
+
+// startTLSCache runs `edge_cache { options }` + reverse_proxy to origin
+// (host:port) for https://localhost.
+func startTLSCache(t *testing.T, origin, options string) *tlsEdge {
+	t.Helper()
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	pool := writeLocalhostCert(t, certFile, keyFile)
+	port, adminPort := freeTCPAndUDPPort(t), testcaddy.FreePort(t)
+	testcaddy.Run(t, fmt.Sprintf(`{
+	admin 127.0.0.1:%s
+	auto_https off
+	persist_config off
+	servers {
+		protocols h1 h2
+	}
+	quic
+}
+https://localhost:%s {
+	tls %s %s
+	edge_cache {
+%s
+	}
+	reverse_proxy %s
+}
+`, adminPort, port, certFile, keyFile, options, origin))
+
+	addr := "127.0.0.1:" + port
+	tlsConf := &tls.Config{RootCAs: pool, ServerName: "localhost"}
+	tcp := func(h1 bool) *http.Client {
+		tr := &http.Transport{
+			TLSClientConfig: tlsConf.Clone(), ForceAttemptHTTP2: !h1,
+			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, network, addr)
+			},
+		}
+		if h1 {
+			tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+		}
+		t.Cleanup(tr.CloseIdleConnections)
+		return &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	}
+	h3 := &http3.Transport{
+		TLSClientConfig: tlsConf.Clone(),
+		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			return quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
+		},
+	}
+	t.Cleanup(func() { h3.Close() })
+	return &tlsEdge{port: port, clients: map[string]*http.Client{
+		"h1": tcp(true), "h2": tcp(false), "h3": {Transport: h3, Timeout: 10 * time.Second},
+	}}
+}
+
+// get requests target (path and query, sent as written) over protocol,
+// checking that the protocol was the one spoken.
+func (e *tlsEdge) get(t *testing.T, protocol, proto, target string, header ...string) result {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, "https://localhost:"+e.port+target, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Add(header[i], header[i+1])
+	}
+	resp, err := e.clients[protocol].Do(req)
+	if err != nil {
+		t.Fatalf("%s GET %s: %v", protocol, target, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s GET %s: body: %v", protocol, target, err)
+	}
+	if resp.Proto != proto {
+		t.Fatalf("%s GET %s: spoke %s", protocol, target, resp.Proto)
+	}
+	return result{resp.StatusCode, resp.Header, string(body)}
+}
+
+// freeTCPAndUDPPort returns a port free on loopback for TCP and UDP alike.
+func freeTCPAndUDPPort(t *testing.T) string {
+	t.Helper()
+	for range 50 {
+		port := testcaddy.FreePort(t)
+		pc, err := net.ListenPacket("udp", "127.0.0.1:"+port)
+		if err != nil {
+			continue
+		}
+		pc.Close()
+		return port
+	}
+	t.Fatal("no port free on both TCP and UDP")
+	return ""
+}
+
+// writeLocalhostCert writes a fresh self-signed certificate for localhost
+// and returns a pool that trusts it.
+func writeLocalhostCert(t *testing.T, certFile, keyFile string) *x509.CertPool {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(time.Now().UnixNano()),
+		Subject:      pkix.Name{CommonName: "localhost"},
+		DNSNames:     []string{"localhost"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return pool
+}
+
+// hostPort is an httptest server's address for reverse_proxy.
+func hostPort(url string) string { return strings.TrimPrefix(url, "http://") }
