@@ -102,8 +102,8 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	if _, star := parseVary(h); star {
 		return notStorable("vary-star")
 	}
-	if cfg.hasAuthorization && !edge.public && edge.sMaxAge < 0 && !edge.mustRevalidate {
-		// RFC 9111 section 3.5.
+	if cfg.hasAuthorization && !sharePermitted(edge, targeted, true) {
+		// RFC 9111 section 3.5, and a field meant for the edge.
 		return notStorable("authorization")
 	}
 
