@@ -101,6 +101,9 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if len(args) == 0 {
 				return d.ArgErr()
 			}
+			if err := validateCredentialHeaders(args); err != nil {
+				return d.Err(err.Error())
+			}
 			h.CredentialHeaders = append(h.CredentialHeaders, args...)
 		case "heuristic_max", "stale_while_revalidate", "stale_if_error", "origin_timeout":
 			dur, err := durationArg(d)

@@ -17,6 +17,9 @@ func TestCaddyfileErrors(t *testing.T) {
 		{"max_bytes lots", "want a size"},
 		{"max_bytes 0", "want a size"},
 		{"heuristic maybe", "want on or off"},
+		{"deception_armour maybe", "deception_armour: want on or off"},
+		{"credential_headers", "wrong argument count"},
+		{"credential_headers X-Session:", "is not a field name"},
 		{"stale_if_error -1s", "positive duration"},
 		{"micro_cache 1s always", "credentials?"},
 		{"refresh_ahead 0", "positive whole number"},
@@ -31,5 +34,17 @@ func TestCaddyfileErrors(t *testing.T) {
 				t.Fatalf("error %q does not mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// JSON configs get the Caddyfile's checks.
+func TestValidateCredentialHeaders(t *testing.T) {
+	h := &Handler{MaxBytes: 1 << 20, CredentialHeaders: []string{"X-Session", "bad header"}}
+	if err := h.Validate(); err == nil || !strings.Contains(err.Error(), `"bad header" is not a field name`) {
+		t.Fatalf("got %v", err)
+	}
+	h.CredentialHeaders = []string{"X-Session"}
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
 	}
 }
