@@ -2,20 +2,12 @@ package httpcache
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,10 +35,10 @@ type tlsEdge struct {
 // (host:port) for https://localhost.
 func startTLSCache(t *testing.T, origin, options string) *tlsEdge {
 	t.Helper()
-	dir := t.TempDir()
-	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	pool := writeLocalhostCert(t, certFile, keyFile)
-	port, adminPort := freeTCPAndUDPPort(t), testcaddy.FreePort(t)
+	certFile, keyFile, cert := testcaddy.WriteCert(t, t.TempDir())
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	port, adminPort := testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreePort(t)
 	testcaddy.Run(t, fmt.Sprintf(`{
 	admin 127.0.0.1:%s
 	auto_https off
@@ -119,62 +111,6 @@ func (e *tlsEdge) get(t *testing.T, protocol, proto, target string, header ...st
 		t.Fatalf("%s GET %s: spoke %s", protocol, target, resp.Proto)
 	}
 	return result{resp.StatusCode, resp.Header, string(body)}
-}
-
-// freeTCPAndUDPPort returns a port free on loopback for TCP and UDP alike.
-func freeTCPAndUDPPort(t *testing.T) string {
-	t.Helper()
-	for range 50 {
-		port := testcaddy.FreePort(t)
-		pc, err := net.ListenPacket("udp", "127.0.0.1:"+port)
-		if err != nil {
-			continue
-		}
-		pc.Close()
-		return port
-	}
-	t.Fatal("no port free on both TCP and UDP")
-	return ""
-}
-
-// writeLocalhostCert writes a fresh self-signed certificate for localhost
-// and returns a pool that trusts it.
-func writeLocalhostCert(t *testing.T, certFile, keyFile string) *x509.CertPool {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: "localhost"},
-		DNSNames:     []string{"localhost"},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	return pool
 }
 
 // hostPort is an httptest server's address for reverse_proxy.
