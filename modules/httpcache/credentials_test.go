@@ -1,8 +1,10 @@
 package httpcache
 
 import (
+	"crypto/x509"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -90,6 +92,51 @@ func TestKeyedCookiesAreNotCredentials(t *testing.T) {
 	}
 	if (&KeyConfig{}).onlyKeyedCookies([]string{"lang=de"}) {
 		t.Error("with no keyed cookies, a cookie is a credential")
+	}
+}
+
+func TestHasCredentials(t *testing.T) {
+	h := &Handler{CredentialHeaders: []string{"X-Session"}, Key: KeyConfig{Cookies: []string{"lang"}}}
+	withTLS := httptest.NewRequest(http.MethodGet, "https://example.com/", nil)
+	withClientCert := httptest.NewRequest(http.MethodGet, "https://example.com/", nil)
+	withClientCert.TLS.PeerCertificates = []*x509.Certificate{{}}
+	for _, tc := range []struct {
+		name   string
+		r      *http.Request
+		header []string
+		want   bool
+	}{
+		{"none", httptest.NewRequest(http.MethodGet, "/", nil), nil, false},
+		{"authorization", httptest.NewRequest(http.MethodGet, "/", nil), []string{"Authorization", "Basic eDp5"}, true},
+		{"empty authorization", httptest.NewRequest(http.MethodGet, "/", nil), []string{"Authorization", ""}, true},
+		{"credential header", httptest.NewRequest(http.MethodGet, "/", nil), []string{"x-session", "s"}, true},
+		{"keyed cookie", httptest.NewRequest(http.MethodGet, "/", nil), []string{"Cookie", "lang=de"}, false},
+		{"session cookie", httptest.NewRequest(http.MethodGet, "/", nil), []string{"Cookie", "lang=de; sid=1"}, true},
+		{"TLS", withTLS, nil, false},
+		{"client certificate", withClientCert, nil, true},
+	} {
+		for i := 0; i+1 < len(tc.header); i += 2 {
+			tc.r.Header.Add(tc.header[i], tc.header[i+1])
+		}
+		if got := h.hasCredentials(tc.r); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// What a fetch for the store keeps: keyed cookies, Vary fields, the
+	// scheme; not the rest.
+	withClientCert.Header.Set("Cookie", "sid=1; lang=de")
+	withClientCert.Header.Set("Authorization", "Bearer x")
+	withClientCert.Header.Set("X-Session", "s")
+	h.stripCredentials(withClientCert, []string{"x-session"})
+	if got := withClientCert.Header; got.Get("Cookie") != "lang=de" || got.Get("Authorization") != "" || got.Get("X-Session") != "s" {
+		t.Errorf("after stripping: %v", got)
+	}
+	if withClientCert.TLS == nil || len(withClientCert.TLS.PeerCertificates) != 0 {
+		t.Errorf("after stripping: TLS %+v", withClientCert.TLS)
+	}
+	if !h.hasCredentials(withClientCert) {
+		t.Error("a kept Vary field is still a credential")
 	}
 }
 
