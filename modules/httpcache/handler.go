@@ -49,8 +49,8 @@ type Handler struct {
 
 	// MicroCache stores 200 responses that carry no cache headers at all
 	// for this long. Off by default; never for responses with Set-Cookie or
-	// private, nor for requests with Authorization or cookies unless
-	// MicroCacheCredentials.
+	// private, nor for requests with credentials (see CredentialHeaders)
+	// unless MicroCacheCredentials.
 	MicroCache            caddy.Duration `json:"micro_cache,omitempty"`
 	MicroCacheCredentials bool           `json:"micro_cache_credentials,omitempty"`
 
