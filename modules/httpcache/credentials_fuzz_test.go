@@ -18,7 +18,7 @@ import (
 // response to a request with credentials is never served to a request
 // without them, unless the response gives explicit permission to share
 // it. Each input runs the handler itself, in process: a credentialed
-// request, then an anonymous one for the same URL.
+// request, then an anonymous one and another user's for the same URL.
 func FuzzCredentialedResponseNeverShared(f *testing.F) {
 	lm := time.Now().Add(-48 * time.Hour).UTC().Format(http.TimeFormat)
 	for _, seed := range []struct {
@@ -71,10 +71,15 @@ func FuzzCredentialedResponseNeverShared(f *testing.F) {
 		victim.Header.Add(cred[0], cred[1])
 		_ = h.ServeHTTP(httptest.NewRecorder(), victim, next)
 
-		other := httptest.NewRecorder()
-		_ = h.ServeHTTP(other, httptest.NewRequest(http.MethodGet, path, nil), next)
-		if strings.Contains(other.Body.String(), "secret") && !permitsSharing(respHeader, cred[0] == "Authorization") {
-			t.Fatalf("a response to a request with %s: %s was served to another request; response fields %q", cred[0], cred[1], respHeader)
+		anonymous := httptest.NewRequest(http.MethodGet, path, nil)
+		otherUser := httptest.NewRequest(http.MethodGet, path, nil)
+		otherUser.Header.Set("Cookie", "session=other")
+		for _, r := range []*http.Request{anonymous, otherUser} {
+			w := httptest.NewRecorder()
+			_ = h.ServeHTTP(w, r, next)
+			if strings.Contains(w.Body.String(), "secret") && !permitsSharing(respHeader, cred[0] == "Authorization") {
+				t.Fatalf("a response to a request with %s: %s was served to another request (%v); response fields %q", cred[0], cred[1], r.Header, respHeader)
+			}
 		}
 	})
 }
