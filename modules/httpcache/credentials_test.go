@@ -34,11 +34,18 @@ func TestCredentialedResponsesNeedPermissionToShare(t *testing.T) {
 				o := newOrigin(t)
 				o.respond("/p", 200, tc.header...)
 				e := startCache(t, o, "credential_headers X-Session")
+				refused := e.metric(t, `lastmile_cache_deception_refused_total{guard="credentials"}`)
 				first := e.get(t, "/p", cred.field, cred.victim)
 				anon := e.get(t, "/p")
 				if !tc.shared {
-					if cs := first.cacheStatus(); !strings.Contains(cs, "detail=credentials") && !strings.Contains(cs, "detail=authorization") {
-						t.Errorf("Cache-Status %q, want detail=credentials (or authorization)", cs)
+					want := "detail=credentials"
+					if cred.field == "Authorization" {
+						want = "detail=authorization" // RFC 9111 section 3.5's own refusal
+					} else if got := e.metric(t, `lastmile_cache_deception_refused_total{guard="credentials"}`) - refused; got != 1 {
+						t.Errorf("credential refusals counted %v, want 1", got)
+					}
+					if !strings.Contains(first.cacheStatus(), want) {
+						t.Errorf("Cache-Status %q, want %s", first.cacheStatus(), want)
 					}
 					wantMiss(t, anon)
 					return
