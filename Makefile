@@ -76,6 +76,7 @@ FUZZTIME ?= 10s
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCacheControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseVary$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
+	$(GO) test -run='^$$' -fuzz='^FuzzCredentialedResponseNeverShared$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeBeacon$$' -fuzztime=$(FUZZTIME) ./modules/rum/
 
 # The network lab's short run: one profile's self-test and page loads over

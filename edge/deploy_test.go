@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // TestDeployPrometheus runs deploy/'s Prometheus files against the real
@@ -144,7 +146,7 @@ func startPrometheus(t *testing.T, config string) string {
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := "127.0.0.1:" + freePort(t)
+	addr := "127.0.0.1:" + testcaddy.FreePort(t)
 	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr)
 	log := must(os.Create(filepath.Join(dir, "prometheus.log")))
 	cmd.Stdout, cmd.Stderr = log, log

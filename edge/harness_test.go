@@ -3,21 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -27,6 +20,8 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // wtLimitLine is the default Caddyfile's WebTransport session limit, which
@@ -55,20 +50,20 @@ func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originA
 	t.Helper()
 	e := &testEdge{}
 	dir := t.TempDir()
-	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	e.CertPool, e.SPKIHash, e.CertHash = writeCert(t, certFile, keyFile)
+	certFile, keyFile, cert := testcaddy.WriteCert(t, dir)
+	e.CertPool, e.SPKIHash, e.CertHash = certHashes(cert)
 	origin, err := startOrigin("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { origin.Close() })
 	e.Origin = origin
-	e.Port = freePort(t)
-	e.AdminAddr = "127.0.0.1:" + freePort(t)
+	e.Port = testcaddy.FreeTCPAndUDPPort(t)
+	e.AdminAddr = "127.0.0.1:" + testcaddy.FreeTCPAndUDPPort(t)
 	t.Setenv("LASTMILE_ORIGIN", origin.Addr)
 	t.Setenv("LASTMILE_ADMIN", e.AdminAddr)
 	t.Setenv("LASTMILE_HTTPS_PORT", e.Port)
-	t.Setenv("LASTMILE_HTTP_PORT", freePort(t))
+	t.Setenv("LASTMILE_HTTP_PORT", testcaddy.FreeTCPAndUDPPort(t))
 	t.Setenv("LASTMILE_SITE", "localhost")
 	t.Setenv("LASTMILE_TLS_CERT", certFile)
 	t.Setenv("LASTMILE_TLS_KEY", keyFile)
@@ -89,67 +84,13 @@ func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originA
 	return e
 }
 
-// freePort returns a port free on TCP and UDP alike.
-func freePort(t *testing.T) string {
-	t.Helper()
-	for range 50 {
-		ln, err := net.Listen("tcp", ":0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		pc, err := net.ListenPacket("udp", ":"+strconv.Itoa(port))
-		ln.Close()
-		if err != nil {
-			continue
-		}
-		pc.Close()
-		return strconv.Itoa(port)
-	}
-	t.Fatal("no port free on both TCP and UDP")
-	return ""
-}
-
-// writeCert writes a fresh ECDSA P-256 certificate for localhost, valid
-// for 10 days so browsers accept it through serverCertificateHashes too.
-func writeCert(t *testing.T, certFile, keyFile string) (*x509.CertPool, string, []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: "localhost"},
-		DNSNames:     []string{"localhost"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(10 * 24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
+// certHashes are what clients pin cert by: a pool that trusts it, the
+// base64 SHA-256 of its public key, the SHA-256 of the certificate.
+func certHashes(cert *x509.Certificate) (*x509.CertPool, string, []byte) {
 	pool := x509.NewCertPool()
 	pool.AddCert(cert)
 	spki := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
-	certHash := sha256.Sum256(der)
+	certHash := sha256.Sum256(cert.Raw)
 	return pool, base64.StdEncoding.EncodeToString(spki[:]), certHash[:]
 }
 

@@ -42,6 +42,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		stale_while_revalidate <duration>
 //		stale_if_error <duration>
 //		micro_cache <duration> [credentials]
+//		credential_headers <field...>
+//		deception_armour on|off
 //		origin_timeout <duration>
 //		refresh_ahead [<amount> [<duration> [<percentage>%]]]
 //		prefetch {
@@ -85,12 +87,22 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if err := h.Key.unmarshal(d); err != nil {
 				return err
 			}
-		case "heuristic":
+		case "heuristic", "deception_armour":
 			if !d.NextArg() || (d.Val() != "on" && d.Val() != "off") {
-				return d.Errf("heuristic: want on or off")
+				return d.Errf("%s: want on or off", opt)
 			}
 			on := d.Val() == "on"
-			h.Heuristic = &on
+			if opt == "heuristic" {
+				h.Heuristic = &on
+			} else {
+				h.DeceptionArmour = &on
+			}
+		case "credential_headers":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			h.CredentialHeaders = append(h.CredentialHeaders, args...)
 		case "heuristic_max", "stale_while_revalidate", "stale_if_error", "origin_timeout":
 			dur, err := durationArg(d)
 			if err != nil {

@@ -17,6 +17,8 @@ func TestCaddyfileErrors(t *testing.T) {
 		{"max_bytes lots", "want a size"},
 		{"heuristic maybe", "want on or off"},
 		{"stale_if_error soon", "want a duration"},
+		{"deception_armour maybe", "deception_armour: want on or off"},
+		{"credential_headers", "wrong argument count"},
 		{"micro_cache 1s always", "credentials?"},
 		{"refresh_ahead some", "want a whole number"},
 		{"refresh_ahead 3 1m most", "want a percentage"},
@@ -30,5 +32,17 @@ func TestCaddyfileErrors(t *testing.T) {
 				t.Fatalf("error %q does not mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// JSON configs get the Caddyfile's checks.
+func TestValidateCredentialHeaders(t *testing.T) {
+	h := &Handler{MaxBytes: 1 << 20, CredentialHeaders: []string{"X-Session", "bad header"}}
+	if err := h.Validate(); err == nil || !strings.Contains(err.Error(), `"bad header" is not a field name`) {
+		t.Fatalf("got %v", err)
+	}
+	h.CredentialHeaders = []string{"X-Session"}
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -72,6 +72,22 @@ type flight struct {
 	err         error
 	body        *streamBuf
 	entry       *entry // the stored result, if any
+	varyNames   []string
+	variant     string // the fetching request's values of varyNames (setVariant)
+}
+
+// setVariant records what the shared response varies on and the fetching
+// request's values of those fields, before the header is ready.
+func (fl *flight) setVariant(header http.Header, req *http.Request) {
+	fl.varyNames, _ = parseVary(header)
+	fl.variant = variantKey("", fl.varyNames, req)
+}
+
+// sharedWith reports whether the shared response may answer r: a waiter
+// whose values of the response's Vary fields differ (another Cookie, say)
+// is not the client it was made for (RFC 9111 section 4.1).
+func (fl *flight) sharedWith(r *http.Request) bool {
+	return len(fl.varyNames) == 0 || variantKey("", fl.varyNames, r) == fl.variant
 }
 
 func (fl *flight) ready(outcome flightOutcome, status int, header http.Header, err error) {

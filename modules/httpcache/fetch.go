@@ -87,7 +87,9 @@ func (fw *fetchWriter) WriteHeader(code int) {
 		fw.status.stored = true
 	} else {
 		fw.status.detail = fw.pol.reason
+		countGuard(fw.pol.reason)
 	}
+	fw.fl.setVariant(fw.header, fw.req)
 	clientHeader := fw.clientHeader()
 	fw.fl.ready(outcome, code, clientHeader, nil)
 	if fw.client != nil {
@@ -160,6 +162,13 @@ func (fw *fetchWriter) run(next caddyhttp.Handler) error {
 	}
 	if fw.notModified {
 		e := fw.h.refreshed(fw.stale, fw.header, fw.req, fw.started)
+		if !e.policy.storable {
+			fw.status.detail = e.policy.reason
+			fl.ready(outcomeRelease, 0, nil, nil)
+			fl.body.finish(nil)
+			return nil
+		}
+		fl.setVariant(e.header, fw.req)
 		fl.entry = e
 		fw.status.stored, fw.status.fwdStatus = true, http.StatusNotModified
 		fl.ready(outcomeShare, e.status, e.header, nil)
@@ -190,6 +199,10 @@ func (h *Handler) originRequest(r *http.Request, stale *entry) *http.Request {
 	}
 	h.stripUnkeyed(out.Header)
 	if stale != nil {
+		// A revalidation asks about the stored, shared response, for the
+		// store and every waiter: the client's credentials would fetch its
+		// own page instead, and its 304 could carry its Set-Cookie.
+		h.stripCredentials(out, stale.varyNames)
 		// Waiters may join a revalidation, and a HEAD's answer has no
 		// body to give them: revalidate with a GET.
 		out.Method = http.MethodGet
@@ -211,9 +224,8 @@ func (h *Handler) backgroundFetch(r *http.Request, fl *flight, stale *entry, tar
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Duration(h.OriginTimeout))
 	req := r.Clone(ctx)
 	req.Method = http.MethodGet
-	for _, f := range []string{"Authorization", "Cookie", "Range"} {
-		req.Header.Del(f)
-	}
+	req.Header.Del("Range")
+	h.stripCredentials(req, nil)
 	if target != nil {
 		req.URL = target
 		req.RequestURI = target.RequestURI()

@@ -15,6 +15,7 @@ type policy struct {
 
 	lifetime       time.Duration
 	heuristic      bool
+	micro          bool          // stored by micro_cache
 	swr, sie       time.Duration // -1: absent
 	explicitSIE    bool          // the origin sent stale-if-error itself
 	explicitSWR    bool          // the origin sent stale-while-revalidate itself
@@ -70,8 +71,9 @@ type policyConfig struct {
 	microCacheCreds  bool
 	defaultSWR       time.Duration
 	defaultSIE       time.Duration
-	hasCredentials   bool // the request had Authorization or Cookie
+	hasCredentials   bool // the request may identify a user (Handler.hasCredentials)
 	hasAuthorization bool
+	staticExt        string // the path's static extension, when the armour is on
 }
 
 // computePolicy decides whether a response may be stored and for how long
@@ -100,8 +102,8 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	if _, star := parseVary(h); star {
 		return notStorable("vary-star")
 	}
-	if cfg.hasAuthorization && !edge.public && edge.sMaxAge < 0 && !edge.mustRevalidate {
-		// RFC 9111 section 3.5.
+	if cfg.hasAuthorization && !sharePermitted(edge, targeted, true) {
+		// RFC 9111 section 3.5, and a field meant for the edge.
 		return notStorable("authorization")
 	}
 
@@ -130,7 +132,8 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 		case cfg.microCache > 0 && len(h.Values("Cache-Control")) == 0 && !targeted &&
 			(!cfg.hasCredentials || cfg.microCacheCreds) && status == http.StatusOK:
 			p.lifetime = cfg.microCache
-		case cfg.heuristic && (edge.public || heuristicStatus(status)) && h.Get("Last-Modified") != "":
+			p.micro = true
+		case cfg.heuristic && !cfg.hasCredentials && (edge.public || heuristicStatus(status)) && h.Get("Last-Modified") != "":
 			// RFC 9111 section 4.2.2: a fraction of the time since the
 			// last modification; 10% as the RFC suggests.
 			if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil {
@@ -145,6 +148,13 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	hasValidator := h.Get("ETag") != "" || h.Get("Last-Modified") != ""
 	if p.lifetime <= 0 && !hasValidator && p.swr <= 0 {
 		return notStorable("no-freshness")
+	}
+	if cfg.hasCredentials && !p.micro && !sharePermitted(edge, targeted, cfg.hasAuthorization) {
+		// Possibly one user's page (see credentials.go).
+		return notStorable("credentials")
+	}
+	if (p.heuristic || p.micro) && !armourAllows(cfg.staticExt, h.Get("Content-Type")) {
+		return notStorable("armour")
 	}
 	p.storable = true
 	return p

@@ -48,10 +48,24 @@ type Handler struct {
 
 	// MicroCache stores 200 responses that carry no cache headers at all
 	// for this long. Off by default; never for responses with Set-Cookie or
-	// private, nor for requests with Authorization or cookies unless
-	// MicroCacheCredentials.
+	// private, nor for requests with credentials (see CredentialHeaders)
+	// unless MicroCacheCredentials.
 	MicroCache            caddy.Duration `json:"micro_cache,omitempty"`
 	MicroCacheCredentials bool           `json:"micro_cache_credentials,omitempty"`
+
+	// CredentialHeaders names request fields that, like Authorization and
+	// cookies, tell the origin who the user is (an API key, a session
+	// token, what forward_auth copies in). A response to a request with
+	// credentials is stored only if the origin explicitly lets shared
+	// caches keep it (public, s-maxage, CDN-Cache-Control or
+	// Surrogate-Control freshness), or by micro_cache ... credentials.
+	CredentialHeaders []string `json:"credential_headers,omitempty"`
+
+	// DeceptionArmour refuses to store, on heuristic freshness or
+	// micro-caching, a response whose Content-Type is not what the static
+	// extension of its path says (text/html at /account/x.css). Default
+	// on.
+	DeceptionArmour *bool `json:"deception_armour,omitempty"`
 
 	// OriginTimeout bounds an origin fetch the cache makes on its own
 	// (revalidation, refresh-ahead, prefetch). Default 30s.
@@ -163,7 +177,7 @@ func (h *Handler) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return validateCredentialHeaders(h.CredentialHeaders)
 }
 
 // Cleanup releases the store.

@@ -16,9 +16,14 @@ func TestCacheKeyOptions(t *testing.T) {
 	wantMiss(t, e.get(t, "/k?a=1&b=3"))
 	wantMiss(t, e.get(t, "/k?a=1&b=2", "X-Device", "mobile"))
 	wantHit(t, e.get(t, "/k?a=1&b=2", "X-Device", "mobile"))
-	// A keyed cookie, on a request the origin marked shareable.
-	wantMiss(t, e.get(t, "/k?a=1&b=2", "Cookie", "lang=de; session=x"))
+	// A keyed cookie: stored from a request that sends only keyed cookies
+	// (they identify no one), served to any request with the same value.
+	wantMiss(t, e.get(t, "/k?a=1&b=2", "Cookie", "lang=de"))
 	wantHit(t, e.get(t, "/k?a=1&b=2", "Cookie", "lang=de; session=y"))
+	// Another cookie is a credential: max-age alone is no permission to
+	// share what such a request got.
+	wantMiss(t, e.get(t, "/k?a=1&b=2", "Cookie", "lang=fr; session=x"))
+	wantMiss(t, e.get(t, "/k?a=1&b=2", "Cookie", "lang=fr"))
 }
 
 // Key parts are length-prefixed: parts that would concatenate alike give

@@ -18,6 +18,7 @@ var metrics = struct {
 	purges        *prometheus.CounterVec
 	refreshAheads prometheus.Counter
 	prefetches    prometheus.Counter
+	guards        *prometheus.CounterVec
 	storeBytes    *prometheus.GaugeVec
 	storeEntries  *prometheus.GaugeVec
 }{
@@ -61,6 +62,10 @@ var metrics = struct {
 		Namespace: "lastmile", Subsystem: "cache", Name: "prefetches_total",
 		Help: "Preload links warmed into the cache.",
 	}),
+	guards: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "lastmile", Subsystem: "cache", Name: "deception_refused_total",
+		Help: "Responses not stored that could have served one user's page to others (web cache deception), by guard: credentials (a request with credentials, no explicit permission to share), armour (a static extension with another Content-Type).",
+	}, []string{"guard"}),
 	storeBytes: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Namespace: "lastmile", Subsystem: "cache", Name: "stored_bytes",
 		Help: "Bytes charged against each store's budget.",
@@ -96,5 +101,12 @@ func registerMetrics(reg prometheus.Registerer) error {
 	return promreg.Register(reg,
 		metrics.requests, metrics.staleServed, metrics.coalesced, metrics.originFetches,
 		metrics.stores, metrics.evictions, metrics.invalidations, metrics.purges,
-		metrics.refreshAheads, metrics.prefetches, theStoreCollector)
+		metrics.refreshAheads, metrics.prefetches, metrics.guards, theStoreCollector)
+}
+
+// countGuard counts a refusal by a deception guard (see computePolicy).
+func countGuard(reason string) {
+	if reason == "credentials" || reason == "armour" {
+		metrics.guards.WithLabelValues(reason).Inc()
+	}
 }

@@ -108,6 +108,10 @@ func (h *Handler) lookup(primary string, r *http.Request) (*entry, string) {
 }
 
 func (h *Handler) policyConfig(r *http.Request) policyConfig {
+	staticExt := ""
+	if h.armourOn() {
+		staticExt = staticExtension(r.URL.Path)
+	}
 	return policyConfig{
 		heuristic:        h.heuristicOn(),
 		heuristicMax:     time.Duration(h.HeuristicMax),
@@ -115,8 +119,9 @@ func (h *Handler) policyConfig(r *http.Request) policyConfig {
 		microCacheCreds:  h.MicroCacheCredentials,
 		defaultSWR:       time.Duration(h.StaleWhileRevalidate),
 		defaultSIE:       time.Duration(h.StaleIfError),
-		hasAuthorization: r.Header.Get("Authorization") != "",
-		hasCredentials:   r.Header.Get("Authorization") != "" || r.Header.Get("Cookie") != "",
+		hasAuthorization: len(r.Header.Values("Authorization")) > 0,
+		hasCredentials:   h.hasCredentials(r),
+		staticExt:        staticExt,
 	}
 }
 
@@ -161,8 +166,9 @@ func (fw *fetchWriter) runAlone(next caddyhttp.Handler) error {
 }
 
 func (h *Handler) newFetchWriter(w http.ResponseWriter, r *http.Request, stale *entry, cs *cacheStatus) *fetchWriter {
+	req := h.originRequest(r, stale)
 	return &fetchWriter{
-		h: h, client: w, req: h.originRequest(r, stale), cfg: h.policyConfig(r),
+		h: h, client: w, req: req, cfg: h.policyConfig(req),
 		status: cs, header: make(http.Header), stale: stale, started: time.Now(),
 	}
 }
@@ -179,6 +185,10 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 	case outcomeFail:
 		return fl.err
 	case outcomeRelease:
+		cs.detail = "released"
+		return h.pass(w, r, next, cs, "")
+	}
+	if !fl.sharedWith(r) {
 		cs.detail = "released"
 		return h.pass(w, r, next, cs, "")
 	}
@@ -235,6 +245,11 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 	}
 	if fl.outcome == outcomeFail {
 		return fl.err
+	}
+	if !fl.sharedWith(r) {
+		// The new response varies on a field this client sent otherwise.
+		cs.detail = "released"
+		return h.pass(w, r, next, cs, "")
 	}
 	if fl.entry != nil {
 		cs.fwdStatus, cs.stored = fl.fwdStatus, true
@@ -379,10 +394,9 @@ func (h *Handler) refreshed(e *entry, header http.Header, r *http.Request, reque
 	for _, f := range edgeFields {
 		delete(merged, f)
 	}
+	// A 304 can make the response unshareable (Set-Cookie, private): the
+	// caller then neither stores nor shares it.
 	pol := computePolicy(e.status, mergeEdgeFields(merged, header), h.policyConfig(r))
-	if !pol.storable {
-		pol = e.policy
-	}
 	return h.newEntry(e.status, mergeEdgeFields(merged, header), e.body, pol, r, requestTime)
 }
 
