@@ -34,15 +34,3 @@ func TestCaddyfileErrors(t *testing.T) {
 		})
 	}
 }
-
-// JSON configs get the Caddyfile's checks.
-func TestValidateCredentialHeaders(t *testing.T) {
-	h := &Handler{MaxBytes: 1 << 20, CredentialHeaders: []string{"X-Session", "bad header"}}
-	if err := h.Validate(); err == nil || !strings.Contains(err.Error(), `"bad header" is not a field name`) {
-		t.Fatalf("got %v", err)
-	}
-	h.CredentialHeaders = []string{"X-Session"}
-	if err := h.Validate(); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -113,7 +113,7 @@ func fuzzHandler(f *testing.F, name string, micro time.Duration) *Handler {
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	f.Cleanup(cancel)
 	h := &Handler{
-		Name: name, MaxBytes: 8 << 20, MicroCache: caddy.Duration(micro),
+		Name: name, MaxBytes: 8 << 20, MaxObjectBytes: 1 << 20, MicroCache: caddy.Duration(micro),
 		CredentialHeaders: []string{"X-Session"}, Key: KeyConfig{Cookies: []string{"lang"}},
 	}
 	if err := h.Provision(ctx); err != nil {

@@ -22,5 +22,6 @@ func TestValidateRefusesInvalidJSON(t *testing.T) {
 		{"negative prefetch concurrency", cache(`"prefetch": {"concurrency": -1}`), "prefetch concurrency -1: want 1 to 1024"},
 		{"prefetch concurrency too high", cache(`"prefetch": {"concurrency": 5000}`), "prefetch concurrency 5000: want 1 to 1024"},
 		{"prefetch max_links too high", cache(`"prefetch": {"max_links": 2048}`), "prefetch max_links 2048: want 1 to 1024"},
+		{"credential header not a field name", cache(`"credential_headers": ["X-Session", "bad header"]`), `"bad header" is not a field name`},
 	})
 }
