@@ -23,7 +23,7 @@ func (f *flights) join(key string) (fl *flight, leader bool) {
 	if fl, ok := f.m[key]; ok {
 		return fl, false
 	}
-	fl = &flight{key: key, headerReady: make(chan struct{}), done: make(chan struct{}), body: newStreamBuf()}
+	fl = newFlight(key)
 	f.m[key] = fl
 	return fl, true
 }
@@ -72,6 +72,10 @@ type flight struct {
 	err         error
 	body        *streamBuf
 	entry       *entry // the stored result, if any
+}
+
+func newFlight(key string) *flight {
+	return &flight{key: key, headerReady: make(chan struct{}), done: make(chan struct{}), body: newStreamBuf()}
 }
 
 func (fl *flight) ready(outcome flightOutcome, status int, header http.Header, err error) {

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // 200 concurrent requests for one uncached key reach the origin once, and
@@ -14,21 +13,23 @@ import (
 func TestCoalescing200Concurrent(t *testing.T) {
 	o := newOrigin(t)
 	body := strings.Repeat("0123456789", 20000) // 200 KB, streamed in pieces
+	rest := make(chan struct{})
 	o.handle("/hot", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "max-age=60")
 		for i := 0; i < len(body); i += 50000 {
 			w.Write([]byte(body[i : i+50000]))
 			w.(http.Flusher).Flush()
-			time.Sleep(50 * time.Millisecond)
+			if i == 0 {
+				<-rest // the rest comes once every request waits mid-stream
+			}
 		}
 	})
 	e := startCache(t, o, "")
+	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
 	var wg sync.WaitGroup
 	var collapsed atomic.Int64
-	start := make(chan struct{})
 	for range 200 {
 		wg.Go(func() {
-			<-start
 			r := e.get(t, "/hot")
 			if r.status != 200 || r.body != body {
 				t.Errorf("status %d, %d of %d bytes", r.status, len(r.body), len(body))
@@ -38,12 +39,17 @@ func TestCoalescing200Concurrent(t *testing.T) {
 			}
 		})
 	}
-	close(start)
+	eventually(t, "199 requests to join the first one's fetch", func() bool {
+		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 199
+	})
+	close(rest)
 	wg.Wait()
 	if got := o.count("/hot"); got != 1 {
 		t.Fatalf("origin saw %d requests, want 1", got)
 	}
-	t.Logf("%d of 200 requests waited for the first one's fetch, the rest were hits", collapsed.Load())
+	if got := collapsed.Load(); got != 199 {
+		t.Fatalf("%d requests say they were collapsed, want 199", got)
+	}
 }
 
 // A failed fetch fails its waiters with the same error and leaves nothing
@@ -52,9 +58,10 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 	o := newOrigin(t)
 	var fail atomic.Bool
 	fail.Store(true)
+	joined := make(chan struct{})
 	o.handle("/flaky", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(200 * time.Millisecond)
 		if fail.Load() {
+			<-joined
 			// Break the connection: reverse_proxy reports a 502.
 			hj, _ := w.(http.Hijacker)
 			c, _, _ := hj.Hijack()
@@ -65,6 +72,7 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 		w.Write([]byte("fine"))
 	})
 	e := startCache(t, o, "")
+	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
@@ -73,6 +81,10 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 			}
 		})
 	}
+	eventually(t, "9 requests to join the first one's fetch", func() bool {
+		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 9
+	})
+	close(joined)
 	wg.Wait()
 	if got := o.count("/flaky"); got != 1 {
 		t.Fatalf("origin saw %d requests, want 1", got)
@@ -87,12 +99,17 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 // its own response from the origin.
 func TestUncacheableReleasesWaiters(t *testing.T) {
 	o := newOrigin(t)
+	var first atomic.Bool
+	joined := make(chan struct{})
 	o.handle("/mine", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(200 * time.Millisecond)
+		if first.CompareAndSwap(false, true) {
+			<-joined
+		}
 		w.Header().Set("Cache-Control", "private")
 		w.Write([]byte("for " + r.Header.Get("X-User")))
 	})
 	e := startCache(t, o, "")
+	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
 	var wg sync.WaitGroup
 	for _, user := range []string{"a", "b", "c", "d", "e"} {
 		wg.Go(func() {
@@ -101,6 +118,10 @@ func TestUncacheableReleasesWaiters(t *testing.T) {
 			}
 		})
 	}
+	eventually(t, "4 requests to join the first one's fetch", func() bool {
+		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 4
+	})
+	close(joined)
 	wg.Wait()
 	if got := o.count("/mine"); got != 5 {
 		t.Fatalf("origin saw %d requests, want 5", got)

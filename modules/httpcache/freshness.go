@@ -72,6 +72,9 @@ type policyConfig struct {
 	defaultSIE       time.Duration
 	hasCredentials   bool // the request had Authorization or Cookie
 	hasAuthorization bool
+	// now is the store clock's reading when the response arrived: the
+	// Date of a response that has none (RFC 9110 section 6.6.1).
+	now time.Time
 }
 
 // computePolicy decides whether a response may be stored and for how long
@@ -121,7 +124,7 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	case edge.maxAge >= 0:
 		p.lifetime = time.Duration(edge.maxAge) * time.Second
 	case h.Get("Expires") != "":
-		p.lifetime = expiresLifetime(h)
+		p.lifetime = expiresLifetime(h, cfg.now)
 	default:
 		explicit = false
 	}
@@ -134,7 +137,7 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 			// RFC 9111 section 4.2.2: a fraction of the time since the
 			// last modification; 10% as the RFC suggests.
 			if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil {
-				age := responseDate(h).Sub(lm)
+				age := responseDate(h, cfg.now).Sub(lm)
 				if age > 0 {
 					p.lifetime = min(age/10, cfg.heuristicMax)
 					p.heuristic = true
@@ -166,19 +169,21 @@ func seconds(v int64, def time.Duration) time.Duration {
 
 // expiresLifetime is Expires minus Date; an invalid Expires means already
 // expired (RFC 9111 section 5.3).
-func expiresLifetime(h http.Header) time.Duration {
+func expiresLifetime(h http.Header, now time.Time) time.Duration {
 	exp, err := http.ParseTime(h.Get("Expires"))
 	if err != nil {
 		return 0
 	}
-	return max(0, exp.Sub(responseDate(h)))
+	return max(0, exp.Sub(responseDate(h, now)))
 }
 
-func responseDate(h http.Header) time.Time {
+// responseDate is the Date field, or now, when the response was received,
+// if it has none or an invalid one (RFC 9110 section 6.6.1).
+func responseDate(h http.Header, now time.Time) time.Time {
 	if d, err := http.ParseTime(h.Get("Date")); err == nil {
 		return d
 	}
-	return time.Now()
+	return now
 }
 
 // ageHeader parses Age; malformed values count as 0.

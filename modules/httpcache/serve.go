@@ -40,7 +40,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		}
 		return h.miss(w, r, next, cs, primary, key, "")
 	}
-	now := time.Now()
+	now := h.now()
 	ttl := e.ttl(now)
 	age := e.age(now)
 	fresh := ttl > 0 && !e.policy.noCache && !reqCC.noCache &&
@@ -117,6 +117,7 @@ func (h *Handler) policyConfig(r *http.Request) policyConfig {
 		defaultSIE:       time.Duration(h.StaleIfError),
 		hasAuthorization: r.Header.Get("Authorization") != "",
 		hasCredentials:   r.Header.Get("Authorization") != "" || r.Header.Get("Cookie") != "",
+		now:              h.now(),
 	}
 }
 
@@ -131,8 +132,8 @@ func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 			return h.pass(w, r, next, cs, "head")
 		}
 		fw := h.newFetchWriter(w, r, nil, cs)
-		fw.fl = &flight{key: key, headerReady: make(chan struct{}), done: make(chan struct{}), body: newStreamBuf()}
-		return fw.runAlone(next)
+		fw.fl = newFlight(key) // not in h.flights: nobody joins it
+		return fw.run(next)
 	}
 	fl, leader := h.flights.join(key)
 	if !leader {
@@ -141,30 +142,6 @@ func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 	fw := h.newFetchWriter(w, r, nil, cs)
 	fw.fl = fl
 	return fw.run(next)
-}
-
-// runAlone runs a fetch that nobody else can join.
-func (fw *fetchWriter) runAlone(next caddyhttp.Handler) error {
-	err := next.ServeHTTP(fw, fw.req)
-	if err != nil || !fw.wroteHeader {
-		if err == nil {
-			fw.WriteHeader(http.StatusOK)
-		}
-		return err
-	}
-	if fw.pol.storable && !fw.tooLarge {
-		fw.fl.body.finish(nil)
-		e := fw.h.newEntry(fw.code, fw.header, fw.fl.body.bytes(), fw.pol, fw.req, fw.started)
-		fw.h.storeEntry(e, fw.req, next)
-	}
-	return nil
-}
-
-func (h *Handler) newFetchWriter(w http.ResponseWriter, r *http.Request, stale *entry, cs *cacheStatus) *fetchWriter {
-	return &fetchWriter{
-		h: h, client: w, req: h.originRequest(r, stale), cfg: h.policyConfig(r),
-		status: cs, header: make(http.Header), stale: stale, started: time.Now(),
-	}
 }
 
 // wait serves a coalesced waiter from the leader's fetch.
@@ -225,7 +202,7 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 	case <-r.Context().Done():
 		return r.Context().Err()
 	}
-	now := time.Now()
+	now := h.now()
 	failed := fl.outcome == outcomeFail || fl.status >= 500
 	if failed && h.staleIfErrorAllowed(e, reqCC, now) {
 		metrics.staleServed.WithLabelValues("stale-if-error").Inc()
@@ -350,7 +327,7 @@ func notModified(r *http.Request, e *entry) bool {
 
 // newEntry makes a stored entry of a complete response.
 func (h *Handler) newEntry(status int, header http.Header, body []byte, pol policy, r *http.Request, requestTime time.Time) *entry {
-	now := time.Now()
+	now := h.now()
 	stored := header.Clone()
 	tags := parseTags(header.Values("Surrogate-Key"), header.Values("Cache-Tag"))
 	for _, f := range edgeFields {
@@ -359,7 +336,7 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 	varyNames, _ := parseVary(header)
 	e := &entry{
 		status: status, header: stored, body: body,
-		requestTime: requestTime, responseTime: now, date: responseDate(header), ageValue: ageHeader(header),
+		requestTime: requestTime, responseTime: now, date: responseDate(header, now), ageValue: ageHeader(header),
 		policy: pol, varyNames: varyNames, tags: tags, url: requestURL(r),
 	}
 	e.size = len(body) + headerSize(stored) + entryOverhead

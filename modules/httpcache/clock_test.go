@@ -1,0 +1,106 @@
+package httpcache
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock is a store clock that moves only when a test says. It starts
+// at the real time, so dates the test writes (Last-Modified, Expires) and
+// the origin's Date agree with it.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// useFakeClock gives the named store (and so every edge_cache handler
+// using it) a fake clock, and the origin's Date field the same one: the
+// origin and the edge then share a wall clock, as they do in production.
+// The real clock is back when the test ends.
+func useFakeClock(t *testing.T, storeName string, o *testOrigin) *fakeClock {
+	t.Helper()
+	s, ok := lookupStore(storeName)
+	if !ok {
+		t.Fatalf("no store %q", storeName)
+	}
+	c := &fakeClock{now: time.Now()}
+	s.clock.set(c.Now)
+	o.mu.Lock()
+	o.clock = c
+	o.mu.Unlock()
+	t.Cleanup(func() { s.clock.set(time.Now) })
+	return c
+}
+
+// eventually polls cond until it holds, failing the test after a few
+// seconds: for what the edge does concurrently or in the background.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		<-tick.C
+	}
+}
+
+// inFlight is the number of origin fetches the store's handlers run,
+// background refreshes and prefetches included.
+func (f *flights) inFlight() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.m)
+}
+
+// awaitIdle waits until the named store's background fetches (refreshes,
+// prefetches) have ended and stored what they fetched: each holds its
+// flight until its response is stored.
+func awaitIdle(t *testing.T, storeName string) {
+	t.Helper()
+	s, ok := lookupStore(storeName)
+	if !ok {
+		t.Fatalf("no store %q", storeName)
+	}
+	eventually(t, "the cache's origin fetches to end", func() bool { return s.flights.inFlight() == 0 })
+}
+
+// The fake clock set on a store by name drives the real edge, and stays
+// with the store across a config reload (the store outlives its handlers).
+func TestFakeClockDrivesEdgeAcrossReload(t *testing.T) {
+	o := newOrigin(t)
+	o.respond("/c", http.StatusOK, "Cache-Control", "max-age=60")
+	e := startCache(t, o, "")
+	clock := useFakeClock(t, "default", o)
+	e.get(t, "/c")
+	clock.advance(59 * time.Second)
+	if r := e.get(t, "/c"); r.header.Get("Age") != "59" {
+		t.Fatalf("Age %q after 59 s, want 59", r.header.Get("Age"))
+	}
+	// A reload (a new site address: a new key) provisions new handlers on
+	// the same store; were its clock real again, Age would be 0.
+	e2 := startCache(t, o, "")
+	e2.get(t, "/c")
+	clock.advance(2 * time.Second)
+	r := e2.get(t, "/c")
+	wantHit(t, r)
+	if r.header.Get("Age") != "2" {
+		t.Fatalf("Age %q after the reload, want 2 by the fake clock", r.header.Get("Age"))
+	}
+}
