@@ -53,6 +53,29 @@ func (p policy) swrAllowed() bool {
 	return !p.mustRevalidate && !p.noCache && (!p.sMaxAge || p.explicitSWR)
 }
 
+// freshFor reports whether an entry of this age, fresh for ttl more, may
+// be served without validation to a request with directives req (RFC 9111
+// sections 4.2, 5.2.1.1, 5.2.1.3, 5.2.1.4 and 5.2.2.4).
+func (p policy) freshFor(req directives, age, ttl time.Duration) bool {
+	return ttl > 0 && !p.noCache && !req.noCache &&
+		(req.maxAge < 0 || age <= time.Duration(req.maxAge)*time.Second) &&
+		(req.minFresh < 0 || ttl >= time.Duration(req.minFresh)*time.Second)
+}
+
+// maxStaleCovers reports whether the request's max-stale lets an entry
+// this stale be served (RFC 9111 section 5.2.1.2).
+func (p policy) maxStaleCovers(req directives, staleness time.Duration) bool {
+	return p.staleAllowed() && !p.noCache && !req.noCache &&
+		(req.maxStaleAny || (req.maxStale >= 0 && staleness <= time.Duration(req.maxStale)*time.Second))
+}
+
+// swrCovers reports whether stale-while-revalidate lets an entry this
+// stale be served while it is refreshed (RFC 5861 section 3); a request's
+// no-cache wants the origin's answer first.
+func (p policy) swrCovers(req directives, staleness time.Duration) bool {
+	return p.swrAllowed() && !req.noCache && p.swr >= 0 && staleness <= p.swr
+}
+
 // sieAllowed reports whether stale-if-error applies.
 func (p policy) sieAllowed() bool { return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge) }
 
@@ -123,7 +146,8 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 		p.lifetime = time.Duration(edge.sMaxAge) * time.Second
 	case edge.maxAge >= 0:
 		p.lifetime = time.Duration(edge.maxAge) * time.Second
-	case h.Get("Expires") != "":
+	case !targeted && h.Get("Expires") != "":
+		// A targeted field replaces Expires too (RFC 9213 section 2.1).
 		p.lifetime = expiresLifetime(h, cfg.now)
 	default:
 		explicit = false

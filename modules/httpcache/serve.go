@@ -43,26 +43,22 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	now := h.now()
 	ttl := e.ttl(now)
 	age := e.age(now)
-	fresh := ttl > 0 && !e.policy.noCache && !reqCC.noCache &&
-		(reqCC.maxAge < 0 || age <= time.Duration(reqCC.maxAge)*time.Second) &&
-		(reqCC.minFresh < 0 || ttl >= time.Duration(reqCC.minFresh)*time.Second)
-	if fresh {
+	if e.policy.freshFor(reqCC, age, ttl) {
 		metrics.requests.WithLabelValues("hit").Inc()
 		cs.hit, cs.ttl = true, ttl
 		h.maybeRefreshAhead(e, key, r, next, ttl, now)
 		h.serveEntry(w, r, e, cs, now)
 		return nil
 	}
-	staleness := -ttl
-	if ttl <= 0 && !e.policy.noCache && !reqCC.noCache {
-		if e.policy.staleAllowed() && (reqCC.maxStaleAny || (reqCC.maxStale >= 0 && staleness <= time.Duration(reqCC.maxStale)*time.Second)) {
+	if staleness := -ttl; ttl <= 0 {
+		if e.policy.maxStaleCovers(reqCC, staleness) {
 			metrics.requests.WithLabelValues("stale").Inc()
 			metrics.staleServed.WithLabelValues("max-stale").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "max-stale"
 			h.serveEntry(w, r, e, cs, now)
 			return nil
 		}
-		if e.policy.swrAllowed() && e.policy.swr >= 0 && staleness <= e.policy.swr {
+		if e.policy.swrCovers(reqCC, staleness) {
 			metrics.requests.WithLabelValues("stale").Inc()
 			metrics.staleServed.WithLabelValues("stale-while-revalidate").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "stale-while-revalidate"
