@@ -335,7 +335,9 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 		requestTime: requestTime, responseTime: now, date: responseDate(header, now), ageValue: ageHeader(header),
 		policy: pol, varyNames: varyNames, tags: tags, url: requestURL(r),
 	}
-	e.size = len(body) + headerSize(stored) + entryOverhead
+	// cap, not len: a body buffered without Content-Length grew by
+	// appends, and its spare capacity is held as long as the entry.
+	e.size = cap(body) + headerSize(stored) + entryOverhead
 	return e
 }
 
