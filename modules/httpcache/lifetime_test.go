@@ -15,9 +15,9 @@ func rfcConfig(clock *fakeClock) policyConfig {
 	return policyConfig{heuristic: true, heuristicMax: time.Hour, now: clock.Now()}
 }
 
-// responseHeader builds a response header from name/value pairs, with a
+// rfcResponseHeader builds a response header from name/value pairs, with a
 // Date of now unless the pairs set one ("" leaves it out).
-func responseHeader(now time.Time, pairs ...string) http.Header {
+func rfcResponseHeader(now time.Time, pairs ...string) http.Header {
 	h := http.Header{"Date": {now.Format(http.TimeFormat)}}
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i] == "Date" {
@@ -31,7 +31,7 @@ func responseHeader(now time.Time, pairs ...string) http.Header {
 	return h
 }
 
-func httpDate(t time.Time) string { return t.Format(http.TimeFormat) }
+func rfcHTTPDate(t time.Time) string { return t.Format(http.TimeFormat) }
 
 // The freshness lifetime a response gets at the edge.
 func TestFreshnessLifetime(t *testing.T) {
@@ -48,12 +48,12 @@ func TestFreshnessLifetime(t *testing.T) {
 		{"max-age", "9111 §5.2.2.1", 200, []string{"Cache-Control", "max-age=60"}, nil, time.Minute, false},
 		{"s-maxage overrides max-age", "9111 §5.2.2.10", 200, []string{"Cache-Control", "max-age=10, s-maxage=60"}, nil, time.Minute, false},
 		{"max-age overrides Expires", "9111 §5.3", 200,
-			[]string{"Cache-Control", "max-age=60", "Expires", httpDate(now.Add(time.Hour))}, nil, time.Minute, false},
+			[]string{"Cache-Control", "max-age=60", "Expires", rfcHTTPDate(now.Add(time.Hour))}, nil, time.Minute, false},
 		{"Expires minus Date", "9111 §4.2.1", 200,
-			[]string{"Date", httpDate(now.Add(-10 * time.Second)), "Expires", httpDate(now.Add(time.Hour))}, nil, time.Hour + 10*time.Second, false},
+			[]string{"Date", rfcHTTPDate(now.Add(-10 * time.Second)), "Expires", rfcHTTPDate(now.Add(time.Hour))}, nil, time.Hour + 10*time.Second, false},
 		{"Expires without Date: minus the time received", "9111 §4.2.1", 200,
-			[]string{"Date", "", "Expires", httpDate(now.Add(time.Hour))}, nil, time.Hour, false},
-		{"Expires in the past: stale", "9111 §5.3", 200, []string{"Expires", httpDate(now.Add(-time.Hour))}, nil, 0, false},
+			[]string{"Date", "", "Expires", rfcHTTPDate(now.Add(time.Hour))}, nil, time.Hour, false},
+		{"Expires in the past: stale", "9111 §5.3", 200, []string{"Expires", rfcHTTPDate(now.Add(-time.Hour))}, nil, 0, false},
 		{"invalid Expires means already expired", "9111 §5.3", 200, []string{"Expires", "0"}, nil, 0, false},
 		{"delta-seconds beyond 2^31 are 2^31", "9111 §1.2.2", 200,
 			[]string{"Cache-Control", "max-age=99999999999"}, nil, maxDelta * time.Second, false},
@@ -62,25 +62,25 @@ func TestFreshnessLifetime(t *testing.T) {
 		{"CDN-Cache-Control overrides Cache-Control", "9213 §2.1", 200,
 			[]string{"Cache-Control", "max-age=10", "Cdn-Cache-Control", "max-age=60"}, nil, time.Minute, false},
 		{"CDN-Cache-Control: Expires is ignored too", "9213 §2.1", 200,
-			[]string{"Cdn-Cache-Control", "public", "Expires", httpDate(now.Add(time.Hour))}, nil, 0, false},
+			[]string{"Cdn-Cache-Control", "public", "Expires", rfcHTTPDate(now.Add(time.Hour))}, nil, 0, false},
 		{"heuristic: 10% of the time since Last-Modified", "9111 §4.2.2", 200,
-			[]string{"Last-Modified", httpDate(now.Add(-5 * time.Hour))}, nil, 30 * time.Minute, true},
+			[]string{"Last-Modified", rfcHTTPDate(now.Add(-5 * time.Hour))}, nil, 30 * time.Minute, true},
 		{"heuristic capped by heuristic_max", "9111 §4.2.2", 200,
-			[]string{"Last-Modified", httpDate(now.Add(-100 * time.Hour))}, nil, time.Hour, true},
+			[]string{"Last-Modified", rfcHTTPDate(now.Add(-100 * time.Hour))}, nil, time.Hour, true},
 		{"heuristic for a heuristically cacheable 404", "9111 §4.2.2, 9110 §15.1", 404,
-			[]string{"Last-Modified", httpDate(now.Add(-5 * time.Hour))}, nil, 30 * time.Minute, true},
+			[]string{"Last-Modified", rfcHTTPDate(now.Add(-5 * time.Hour))}, nil, 30 * time.Minute, true},
 		{"no heuristic for a status not heuristically cacheable", "9111 §4.2.2", 302,
-			[]string{"Last-Modified", httpDate(now.Add(-5 * time.Hour))}, nil, 0, false},
+			[]string{"Last-Modified", rfcHTTPDate(now.Add(-5 * time.Hour))}, nil, 0, false},
 		{"public makes a status heuristically cacheable", "9111 §4.2.2, §5.2.2.9", 302,
-			[]string{"Cache-Control", "public", "Last-Modified", httpDate(now.Add(-5 * time.Hour))}, nil, 30 * time.Minute, true},
+			[]string{"Cache-Control", "public", "Last-Modified", rfcHTTPDate(now.Add(-5 * time.Hour))}, nil, 30 * time.Minute, true},
 		{"explicit max-age=0: no heuristic", "9111 §4.2.2", 200,
-			[]string{"Cache-Control", "max-age=0", "Last-Modified", httpDate(now.Add(-5 * time.Hour))}, nil, 0, false},
+			[]string{"Cache-Control", "max-age=0", "Last-Modified", rfcHTTPDate(now.Add(-5 * time.Hour))}, nil, 0, false},
 		{"Expires: no heuristic", "9111 §4.2.2", 200,
-			[]string{"Expires", httpDate(now), "Last-Modified", httpDate(now.Add(-5 * time.Hour))}, nil, 0, false},
+			[]string{"Expires", rfcHTTPDate(now), "Last-Modified", rfcHTTPDate(now.Add(-5 * time.Hour))}, nil, 0, false},
 		{"Last-Modified in the future: no heuristic", "9111 §4.2.2", 200,
-			[]string{"Last-Modified", httpDate(now.Add(time.Hour))}, nil, 0, false},
+			[]string{"Last-Modified", rfcHTTPDate(now.Add(time.Hour))}, nil, 0, false},
 		{"heuristic off", "9111 §4.2.2 (MAY)", 200,
-			[]string{"Last-Modified", httpDate(now.Add(-5 * time.Hour))}, func(c *policyConfig) { c.heuristic = false }, 0, false},
+			[]string{"Last-Modified", rfcHTTPDate(now.Add(-5 * time.Hour))}, func(c *policyConfig) { c.heuristic = false }, 0, false},
 		{"micro_cache: a 200 without cache headers", "9111 §4.2.2 (heuristic by configuration)", 200,
 			nil, func(c *policyConfig) { c.microCache = time.Second }, time.Second, false},
 		{"micro_cache: not when Cache-Control says anything", "9111 §4.2.2", 200,
@@ -91,7 +91,7 @@ func TestFreshnessLifetime(t *testing.T) {
 			if tc.cfg != nil {
 				tc.cfg(&cfg)
 			}
-			p := computePolicy(tc.status, responseHeader(now, tc.header...), cfg)
+			p := computePolicy(tc.status, rfcResponseHeader(now, tc.header...), cfg)
 			if p.lifetime != tc.want || p.heuristic != tc.wantHeuristic {
 				t.Errorf("RFC %s: lifetime %v (heuristic %v), want %v (heuristic %v)", tc.rfc, p.lifetime, p.heuristic, tc.want, tc.wantHeuristic)
 			}

@@ -64,7 +64,7 @@ func TestStaleRules(t *testing.T) {
 			if tc.cfg != nil {
 				tc.cfg(&cfg)
 			}
-			header := responseHeader(clock.Now(), "Cache-Control", tc.response)
+			header := rfcResponseHeader(clock.Now(), "Cache-Control", tc.response)
 			e := &entry{
 				requestTime: clock.Now(), responseTime: clock.Now(), date: responseDate(header, clock.Now()),
 				policy: computePolicy(http.StatusOK, header, cfg),

@@ -11,7 +11,7 @@ import (
 // keeps from it.
 func TestStoreDecision(t *testing.T) {
 	clock := &fakeClock{now: rfcEpoch}
-	lastModified := httpDate(clock.Now().Add(-5 * time.Hour))
+	lastModified := rfcHTTPDate(clock.Now().Add(-5 * time.Hour))
 	for _, tc := range []struct {
 		name, rfc     string
 		status        int
@@ -50,7 +50,7 @@ func TestStoreDecision(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := rfcConfig(clock)
 			cfg.hasAuthorization, cfg.hasCredentials = tc.authorization, tc.authorization
-			p := computePolicy(tc.status, responseHeader(clock.Now(), tc.header...), cfg)
+			p := computePolicy(tc.status, rfcResponseHeader(clock.Now(), tc.header...), cfg)
 			got := p.reason
 			if p.storable {
 				got = "stored"
@@ -71,7 +71,7 @@ func TestStoredHeaderDropsEdgeFields(t *testing.T) {
 	h.store = &namedStore{clock: newStoreClock()}
 	clock := &fakeClock{now: rfcEpoch}
 	h.store.clock.set(clock.Now)
-	header := responseHeader(clock.Now(), "Cdn-Cache-Control", "max-age=60", "Surrogate-Key", "a b", "X-Kept", "1")
+	header := rfcResponseHeader(clock.Now(), "Cdn-Cache-Control", "max-age=60", "Surrogate-Key", "a b", "X-Kept", "1")
 	r, _ := http.NewRequest(http.MethodGet, "http://edge.example/x", nil)
 	e := h.newEntry(200, header, nil, computePolicy(200, header, rfcConfig(clock)), r, clock.Now())
 	if e.header.Get("Cdn-Cache-Control") != "" || e.header.Get("Surrogate-Key") != "" || e.header.Get("X-Kept") != "1" {
