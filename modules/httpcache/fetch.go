@@ -34,6 +34,8 @@ type fetchWriter struct {
 	notModified bool
 }
 
+// newFetchWriter prepares a fetch of r's response for the client at w
+// (nil when the caller serves its client itself) and the flight it leads.
 func (h *Handler) newFetchWriter(w http.ResponseWriter, r *http.Request, stale *entry, cs *cacheStatus) *fetchWriter {
 	return &fetchWriter{
 		h: h, client: w, req: h.originRequest(r, stale), cfg: h.policyConfig(r),
