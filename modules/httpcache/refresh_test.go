@@ -40,3 +40,28 @@ func TestRefreshAhead(t *testing.T) {
 	wantHit(t, e.get(t, "/hot"))
 	wantMiss(t, e.get(t, "/cold"))
 }
+
+// Hits count toward popularity within refresh_ahead's window only: three
+// hits spread over more than the window do not refresh an entry.
+func TestRefreshAheadWindow(t *testing.T) {
+	o := newOrigin(t)
+	o.respond("/w", http.StatusOK, "Cache-Control", "max-age=100")
+	e := startCache(t, o, "refresh_ahead 3 10s 50%")
+	clock := useFakeClock(t, "default", o)
+	e.get(t, "/w")
+	clock.advance(60 * time.Second) // in the last half of its life
+	wantHit(t, e.get(t, "/w"))
+	wantHit(t, e.get(t, "/w"))
+	clock.advance(11 * time.Second) // a new window
+	wantHit(t, e.get(t, "/w"))
+	awaitIdle(t, "default")
+	if got := o.count("/w"); got != 1 {
+		t.Fatalf("refreshed after hits in two windows: origin saw %d requests", got)
+	}
+	wantHit(t, e.get(t, "/w"))
+	wantHit(t, e.get(t, "/w")) // the third in this window
+	awaitIdle(t, "default")
+	if got := o.count("/w"); got != 2 {
+		t.Fatalf("origin saw %d requests, want 2 (one refresh)", got)
+	}
+}
