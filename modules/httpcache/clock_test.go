@@ -46,6 +46,14 @@ func useFakeClock(t *testing.T, storeName string, o *testOrigin) *fakeClock {
 	return c
 }
 
+// startCacheWithFakeClock is startCache with a fake clock on its store
+// and origin.
+func startCacheWithFakeClock(t *testing.T, o *testOrigin, options string) (*testEdge, *fakeClock) {
+	t.Helper()
+	e := startCache(t, o, options)
+	return e, useFakeClock(t, "default", o)
+}
+
 // eventually polls cond until it holds, failing the test after a few
 // seconds: for what the edge does concurrently or in the background.
 func eventually(t *testing.T, what string, cond func() bool) {
@@ -86,8 +94,7 @@ func awaitIdle(t *testing.T, storeName string) {
 func TestFakeClockDrivesEdgeAcrossReload(t *testing.T) {
 	o := newOrigin(t)
 	o.respond("/c", http.StatusOK, "Cache-Control", "max-age=60")
-	e := startCache(t, o, "")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "")
 	e.get(t, "/c")
 	clock.advance(59 * time.Second)
 	if r := e.get(t, "/c"); r.header.Get("Age") != "59" {

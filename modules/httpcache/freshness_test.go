@@ -52,8 +52,7 @@ func TestFreshnessFromResponseHeaders(t *testing.T) {
 func TestAgeOnCachedResponses(t *testing.T) {
 	o := newOrigin(t)
 	o.respond("/a", 200, "Cache-Control", "max-age=600", "Age", "30")
-	e := startCache(t, o, "")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "")
 	e.get(t, "/a")
 	clock.advance(10 * time.Second)
 	r := e.get(t, "/a")
@@ -97,8 +96,7 @@ func TestHeuristicFreshness(t *testing.T) {
 func TestRequestDirectives(t *testing.T) {
 	o := newOrigin(t)
 	o.respond("/r", 200, "Cache-Control", "max-age=60", "ETag", `"v1"`)
-	e := startCache(t, o, "")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "")
 	e.get(t, "/r")
 	wantHit(t, e.get(t, "/r"))
 	// no-cache: the edge revalidates (the origin answers 200 here, as
@@ -127,8 +125,7 @@ func TestMaxStale(t *testing.T) {
 	o := newOrigin(t)
 	o.respond("/s", 200, "Cache-Control", "max-age=1")
 	o.respond("/m", 200, "Cache-Control", "max-age=1, must-revalidate")
-	e := startCache(t, o, "")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "")
 	e.get(t, "/s")
 	e.get(t, "/m")
 	clock.advance(5 * time.Second)

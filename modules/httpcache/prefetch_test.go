@@ -50,8 +50,7 @@ func TestEarlyHints(t *testing.T) {
 		w.Write([]byte("page"))
 	})
 	o.respond("/app.css", 200, "Cache-Control", "max-age=60")
-	e := startCache(t, o, "prefetch {\n\t\t\tearly_hints\n\t\t}")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "prefetch {\n\t\t\tearly_hints\n\t\t}")
 	e.get(t, "/page")
 	clock.advance(2 * time.Second)
 	// A raw request shows the interim response.

@@ -20,8 +20,7 @@ func TestRefreshAhead(t *testing.T) {
 		})
 	}
 	// Popular: 3 hits within 10 s; refreshed in the last 50% of its life.
-	e := startCache(t, o, "refresh_ahead 3 10s 50%")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "refresh_ahead 3 10s 50%")
 	e.get(t, "/hot")
 	e.get(t, "/cold")
 	clock.advance(1100 * time.Millisecond) // past half of the 2 s lifetime
@@ -46,8 +45,7 @@ func TestRefreshAhead(t *testing.T) {
 func TestRefreshAheadWindow(t *testing.T) {
 	o := newOrigin(t)
 	o.respond("/w", http.StatusOK, "Cache-Control", "max-age=100")
-	e := startCache(t, o, "refresh_ahead 3 10s 50%")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "refresh_ahead 3 10s 50%")
 	e.get(t, "/w")
 	clock.advance(60 * time.Second) // in the last half of its life
 	wantHit(t, e.get(t, "/w"))

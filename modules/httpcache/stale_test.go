@@ -22,8 +22,7 @@ func TestStaleWhileRevalidateRefreshesOnce(t *testing.T) {
 		w.Header().Set("Cache-Control", "max-age=1, stale-while-revalidate=30")
 		w.Write([]byte("version " + string(rune('0'+version.Add(1)))))
 	})
-	e := startCache(t, o, "")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "")
 	if r := e.get(t, "/swr"); r.body != "version 1" {
 		t.Fatal(r.body)
 	}
@@ -81,8 +80,7 @@ func TestStaleIfError(t *testing.T) {
 		w.Header().Set("Cache-Control", "max-age=1")
 		w.Write([]byte("good"))
 	})
-	e := startCache(t, o, "origin_timeout 250ms")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "origin_timeout 250ms")
 	e.get(t, "/sie")
 	e.get(t, "/plain")
 	clock.advance(2 * time.Second)
@@ -120,8 +118,7 @@ func TestStaleIfErrorDefault(t *testing.T) {
 		w.Header().Set("Cache-Control", "max-age=1")
 		w.Write([]byte("good"))
 	})
-	e := startCache(t, o, "stale_if_error 1m")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "stale_if_error 1m")
 	e.get(t, "/d")
 	clock.advance(2 * time.Second)
 	fail.Store(true)
@@ -138,8 +135,7 @@ func TestSMaxAgeWithStaleWhileRevalidate(t *testing.T) {
 	o.respond("/pattern", 200, "Cache-Control", "public, max-age=0, s-maxage=1, stale-while-revalidate=30")
 	o.respond("/strict", 200, "Cache-Control", "s-maxage=1, must-revalidate, stale-while-revalidate=30")
 	o.respond("/plain", 200, "Cache-Control", "s-maxage=1")
-	e := startCache(t, o, "stale_while_revalidate 30s")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "stale_while_revalidate 30s")
 	for _, p := range []string{"/pattern", "/strict", "/plain"} {
 		e.get(t, p)
 	}

@@ -22,8 +22,7 @@ func TestRevalidationWith304(t *testing.T) {
 		}
 		w.Write([]byte("the document body"))
 	})
-	e := startCache(t, o, "")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "")
 	first := e.get(t, "/doc")
 	clock.advance(2 * time.Second)
 	version = "v2"
@@ -118,8 +117,7 @@ func TestQualifiedNoCacheStripsFields(t *testing.T) {
 func TestHeadRevalidatesWithGet(t *testing.T) {
 	o := newOrigin(t)
 	o.respond("/h", 200, "Cache-Control", "max-age=1")
-	e := startCache(t, o, "")
-	clock := useFakeClock(t, "default", o)
+	e, clock := startCacheWithFakeClock(t, o, "")
 	e.get(t, "/h")
 	clock.advance(2 * time.Second)
 	if h := e.do(t, http.MethodHead, "/h"); h.status != 200 || h.body != "" {
