@@ -95,6 +95,7 @@ type policyConfig struct {
 	defaultSIE       time.Duration
 	hasCredentials   bool // the request had Authorization or Cookie
 	hasAuthorization bool
+	requestNoStore   bool // the request said no-store
 	// now is the store clock's reading when the response arrived: the
 	// Date of a response that has none (RFC 9110 section 6.6.1).
 	now time.Time
@@ -116,6 +117,9 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 		return notStorable("status")
 	case edge.noStore || (!targeted && cc.noStore):
 		return notStorable("no-store")
+	case cfg.requestNoStore:
+		// RFC 9111 section 5.2.1.5: nothing of this exchange is stored.
+		return notStorable("request-no-store")
 	case edge.private:
 		return notStorable("private")
 	case len(h.Values("Set-Cookie")) > 0:

@@ -136,3 +136,17 @@ func TestMaxStale(t *testing.T) {
 	}
 	wantMiss(t, e.get(t, "/m", "Cache-Control", "max-stale=60"))
 }
+
+// A request's no-store keeps its response out of the store (RFC 9111
+// section 5.2.1.5); a stored response still answers it.
+func TestRequestNoStore(t *testing.T) {
+	o := newOrigin(t)
+	o.respond("/n", 200, "Cache-Control", "max-age=60")
+	e := startCache(t, o, "")
+	e.get(t, "/n", "Cache-Control", "no-store")
+	wantMiss(t, e.get(t, "/n"))
+	wantHit(t, e.get(t, "/n", "Cache-Control", "no-store"))
+	if got := o.count("/n"); got != 2 {
+		t.Fatalf("origin saw %d requests, want 2", got)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/caddyserver/caddy/v2"
 )
 
 // rfcEpoch is where the table tests' fake clocks start: a whole second,
@@ -13,6 +15,14 @@ var rfcEpoch = time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC)
 // rfcConfig is the default route's policy configuration at clock's time.
 func rfcConfig(clock *fakeClock) policyConfig {
 	return policyConfig{heuristic: true, heuristicMax: time.Hour, now: clock.Now()}
+}
+
+// rfcHandler is an edge_cache handler with the defaults Provision sets
+// that matter to the store decision, on a store that reads clock.
+func rfcHandler(clock *fakeClock) *Handler {
+	h := &Handler{HeuristicMax: caddy.Duration(time.Hour), store: &namedStore{clock: newStoreClock()}}
+	h.store.clock.set(clock.Now)
+	return h
 }
 
 // rfcResponseHeader builds a response header from name/value pairs, with a

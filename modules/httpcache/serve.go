@@ -113,6 +113,7 @@ func (h *Handler) policyConfig(r *http.Request) policyConfig {
 		defaultSIE:       time.Duration(h.StaleIfError),
 		hasAuthorization: r.Header.Get("Authorization") != "",
 		hasCredentials:   r.Header.Get("Authorization") != "" || r.Header.Get("Cookie") != "",
+		requestNoStore:   len(r.Header.Values("Cache-Control")) > 0 && parseCacheControl(r.Header.Values("Cache-Control")).noStore,
 		now:              h.now(),
 	}
 }
