@@ -69,6 +69,17 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// opener returns a func that closes gate once: now, or when the test
+// ends. Called after startCache, its cleanup runs before Caddy stops, so a
+// test that fails while origin handlers wait on gate does not hang in
+// Caddy's shutdown, which waits for their requests.
+func opener(t *testing.T, gate chan struct{}) func() {
+	var once sync.Once
+	open := func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(open)
+	return open
+}
+
 // inFlight is the number of origin fetches the store's handlers run,
 // background refreshes and prefetches included.
 func (f *flights) inFlight() int {

@@ -25,6 +25,7 @@ func TestCoalescing200Concurrent(t *testing.T) {
 		}
 	})
 	e := startCache(t, o, "")
+	release := opener(t, rest)
 	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
 	var wg sync.WaitGroup
 	var collapsed atomic.Int64
@@ -42,7 +43,7 @@ func TestCoalescing200Concurrent(t *testing.T) {
 	eventually(t, "199 requests to join the first one's fetch", func() bool {
 		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 199
 	})
-	close(rest)
+	release()
 	wg.Wait()
 	if got := o.count("/hot"); got != 1 {
 		t.Fatalf("origin saw %d requests, want 1", got)
@@ -72,6 +73,7 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 		w.Write([]byte("fine"))
 	})
 	e := startCache(t, o, "")
+	release := opener(t, joined)
 	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
 	var wg sync.WaitGroup
 	for range 10 {
@@ -84,7 +86,7 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 	eventually(t, "9 requests to join the first one's fetch", func() bool {
 		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 9
 	})
-	close(joined)
+	release()
 	wg.Wait()
 	if got := o.count("/flaky"); got != 1 {
 		t.Fatalf("origin saw %d requests, want 1", got)
@@ -109,6 +111,7 @@ func TestUncacheableReleasesWaiters(t *testing.T) {
 		w.Write([]byte("for " + r.Header.Get("X-User")))
 	})
 	e := startCache(t, o, "")
+	release := opener(t, joined)
 	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
 	var wg sync.WaitGroup
 	for _, user := range []string{"a", "b", "c", "d", "e"} {
@@ -121,7 +124,7 @@ func TestUncacheableReleasesWaiters(t *testing.T) {
 	eventually(t, "4 requests to join the first one's fetch", func() bool {
 		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 4
 	})
-	close(joined)
+	release()
 	wg.Wait()
 	if got := o.count("/mine"); got != 5 {
 		t.Fatalf("origin saw %d requests, want 5", got)

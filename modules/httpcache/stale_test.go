@@ -23,6 +23,7 @@ func TestStaleWhileRevalidateRefreshesOnce(t *testing.T) {
 		w.Write([]byte("version " + string(rune('0'+version.Add(1)))))
 	})
 	e, clock := startCacheWithFakeClock(t, o, "")
+	release := opener(t, refresh)
 	if r := e.get(t, "/swr"); r.body != "version 1" {
 		t.Fatal(r.body)
 	}
@@ -42,7 +43,7 @@ func TestStaleWhileRevalidateRefreshesOnce(t *testing.T) {
 	if got := e.metric(t, `lastmile_cache_requests_total{outcome="stale"}`) - stale; got != 20 {
 		t.Errorf("requests_total{outcome=stale} grew by %v, want 20", got)
 	}
-	close(refresh)
+	release()
 	awaitIdle(t, "default")
 	if got := o.count("/swr"); got != 2 {
 		t.Fatalf("origin saw %d requests, want 2 (one refresh)", got)
