@@ -7,9 +7,7 @@ import (
 	"time"
 )
 
-// fakeClock is a store clock that moves only when a test says. It starts
-// at the real time, so dates the test writes (Last-Modified, Expires) and
-// the origin's Date agree with it.
+// fakeClock is a store clock that moves only when a test says.
 type fakeClock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -30,7 +28,8 @@ func (c *fakeClock) advance(d time.Duration) {
 // useFakeClock gives the named store (and so every edge_cache handler
 // using it) a fake clock, and the origin's Date field the same one: the
 // origin and the edge then share a wall clock, as they do in production.
-// The real clock is back when the test ends.
+// It starts at the real time, so dates a test writes (Last-Modified,
+// Expires) agree with it; the real clock is back when the test ends.
 func useFakeClock(t *testing.T, storeName string, o *testOrigin) *fakeClock {
 	t.Helper()
 	s, ok := lookupStore(storeName)

@@ -71,7 +71,12 @@ type flight struct {
 	header      http.Header // client-facing, never modified after headerReady
 	err         error
 	body        *streamBuf
-	entry       *entry // the stored result, if any
+	entry       *entry // the stored result, if any; read only after done
+	storable    bool   // the response is being stored; set before headerReady
+	// varied is the leader's request's values of the fields the response
+	// varies on (variantKey's form), set before headerReady: a waiter whose
+	// values differ may not take the response (RFC 9111 section 4.1).
+	varied string
 }
 
 func newFlight(key string) *flight {

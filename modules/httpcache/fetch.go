@@ -98,6 +98,10 @@ func (fw *fetchWriter) WriteHeader(code int) {
 	} else {
 		fw.status.detail = fw.pol.reason
 	}
+	fw.fl.storable = fw.pol.storable
+	if names, _ := parseVary(fw.header); len(names) > 0 {
+		fw.fl.varied = variantKey("", names, fw.req)
+	}
 	clientHeader := fw.clientHeader()
 	fw.fl.ready(outcome, code, clientHeader, nil)
 	if fw.client != nil {
@@ -171,7 +175,10 @@ func (fw *fetchWriter) run(next caddyhttp.Handler) error {
 	}
 	if fw.notModified {
 		e := fw.h.refreshed(fw.stale, fw.header, fw.req, fw.started)
-		fl.entry = e
+		fl.entry, fl.storable = e, true
+		if len(e.varyNames) > 0 {
+			fl.varied = variantKey("", e.varyNames, fw.req)
+		}
 		fw.status.stored, fw.status.fwdStatus = true, http.StatusNotModified
 		fl.ready(outcomeShare, e.status, e.header, nil)
 		fl.body.write(e.body)

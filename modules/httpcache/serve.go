@@ -156,10 +156,13 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 		cs.detail = "released"
 		return h.pass(w, r, next, cs, "")
 	}
-	cs.fwd, cs.detail, cs.collapsed = "miss", "", true
-	if fl.entry != nil {
-		cs.stored = true
+	if names, _ := parseVary(fl.header); len(names) > 0 && variantKey("", names, r) != fl.varied {
+		// Another variant than this request selects: it fetches its own.
+		cs.detail = "variant"
+		return h.pass(w, r, next, cs, "")
 	}
+	cs.fwd, cs.detail, cs.collapsed = "miss", "", true
+	cs.stored = fl.storable
 	fl.serve(w, r, cs)
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -133,8 +132,8 @@ func TestCacheOverHTTP3(t *testing.T) {
 	if r.body != first.body || proto != "HTTP/3.0" {
 		t.Fatalf("over %s: %q, want the stored %q over HTTP/3.0", proto, r.body, first.body)
 	}
-	if got := strconv.FormatInt(o.count("/shared"), 10); got != "1" {
-		t.Fatalf("origin saw %s requests, want 1", got)
+	if got := o.count("/shared"); got != 1 {
+		t.Fatalf("origin saw %d requests, want 1", got)
 	}
 }
 
