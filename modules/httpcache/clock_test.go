@@ -1,8 +1,10 @@
 package httpcache
 
 import (
+	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -77,6 +79,35 @@ func opener(t *testing.T, gate chan struct{}) func() {
 	open := func() { once.Do(func() { close(gate) }) }
 	t.Cleanup(open)
 	return open
+}
+
+// firstHeld holds the first origin request that calls hold until its
+// gate opens (see opener); later requests pass.
+type firstHeld struct {
+	first atomic.Bool
+	gate  chan struct{}
+}
+
+func newFirstHeld() *firstHeld { return &firstHeld{gate: make(chan struct{})} }
+
+func (f *firstHeld) hold() {
+	if f.first.CompareAndSwap(false, true) {
+		<-f.gate
+	}
+}
+
+// waitersSince returns a func that waits until n requests have joined
+// another's fetch after this call.
+func (e *testEdge) waitersSince(t *testing.T) func(n int) {
+	t.Helper()
+	const series = "lastmile_cache_coalesced_total"
+	before := e.metric(t, series)
+	return func(n int) {
+		t.Helper()
+		eventually(t, fmt.Sprintf("%d requests to join the first one's fetch", n), func() bool {
+			return e.metric(t, series)-before == float64(n)
+		})
+	}
 }
 
 // inFlight is the number of origin fetches the store's handlers run,

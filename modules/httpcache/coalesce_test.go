@@ -26,7 +26,7 @@ func TestCoalescing200Concurrent(t *testing.T) {
 	})
 	e := startCache(t, o, "")
 	release := opener(t, rest)
-	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
+	awaitWaiters := e.waitersSince(t)
 	var wg sync.WaitGroup
 	var collapsed atomic.Int64
 	for range 200 {
@@ -40,9 +40,7 @@ func TestCoalescing200Concurrent(t *testing.T) {
 			}
 		})
 	}
-	eventually(t, "199 requests to join the first one's fetch", func() bool {
-		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 199
-	})
+	awaitWaiters(199)
 	release()
 	wg.Wait()
 	if got := o.count("/hot"); got != 1 {
@@ -59,10 +57,10 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 	o := newOrigin(t)
 	var fail atomic.Bool
 	fail.Store(true)
-	joined := make(chan struct{})
+	held := newFirstHeld()
 	o.handle("/flaky", func(w http.ResponseWriter, r *http.Request) {
 		if fail.Load() {
-			<-joined
+			held.hold()
 			// Break the connection: reverse_proxy reports a 502.
 			hj, _ := w.(http.Hijacker)
 			c, _, _ := hj.Hijack()
@@ -73,8 +71,8 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 		w.Write([]byte("fine"))
 	})
 	e := startCache(t, o, "")
-	release := opener(t, joined)
-	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
+	release := opener(t, held.gate)
+	awaitWaiters := e.waitersSince(t)
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
@@ -83,9 +81,7 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 			}
 		})
 	}
-	eventually(t, "9 requests to join the first one's fetch", func() bool {
-		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 9
-	})
+	awaitWaiters(9)
 	release()
 	wg.Wait()
 	if got := o.count("/flaky"); got != 1 {
@@ -97,36 +93,50 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 	}
 }
 
-// A response that turns out not shareable releases the waiters: each gets
-// its own response from the origin.
-func TestUncacheableReleasesWaiters(t *testing.T) {
-	o := newOrigin(t)
-	var first atomic.Bool
-	joined := make(chan struct{})
-	o.handle("/mine", func(w http.ResponseWriter, r *http.Request) {
-		if first.CompareAndSwap(false, true) {
-			<-joined
-		}
-		w.Header().Set("Cache-Control", "private")
-		w.Write([]byte("for " + r.Header.Get("X-User")))
-	})
-	e := startCache(t, o, "")
-	release := opener(t, joined)
-	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
-	var wg sync.WaitGroup
-	for _, user := range []string{"a", "b", "c", "d", "e"} {
-		wg.Go(func() {
-			if r := e.get(t, "/mine", "X-User", user); r.body != "for "+user {
-				t.Errorf("user %s got %q", user, r.body)
+// Waiters whose response turns out not to be theirs fetch their own: one
+// that may not be shared, or one that varies on a field they send
+// otherwise than the request that fetched it (RFC 9111 section 4.1).
+func TestWaitersFetchTheirOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		header     []string
+		field      string
+		values     []string // the first leads; the others wait for it
+		wantOrigin int64
+	}{
+		{"not shareable", []string{"Cache-Control", "private"}, "X-User", []string{"a", "b", "c", "d", "e"}, 5},
+		{"another variant", []string{"Cache-Control", "max-age=60", "Vary", "X-Variant"}, "X-Variant", []string{"a", "b", "c", "a"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := newOrigin(t)
+			held := newFirstHeld()
+			o.handle("/p", func(w http.ResponseWriter, r *http.Request) {
+				held.hold()
+				for i := 0; i+1 < len(tc.header); i += 2 {
+					w.Header().Set(tc.header[i], tc.header[i+1])
+				}
+				w.Write([]byte("for " + r.Header.Get(tc.field)))
+			})
+			e := startCache(t, o, "")
+			release := opener(t, held.gate)
+			awaitWaiters := e.waitersSince(t)
+			var wg sync.WaitGroup
+			for i, v := range tc.values {
+				wg.Go(func() {
+					if r := e.get(t, "/p", tc.field, v); r.body != "for "+v {
+						t.Errorf("%s %s got %q (%s)", tc.field, v, r.body, r.cacheStatus())
+					}
+				})
+				if i == 0 {
+					eventually(t, "the first fetch to reach the origin", func() bool { return o.count("/p") == 1 })
+				}
+			}
+			awaitWaiters(len(tc.values) - 1)
+			release()
+			wg.Wait()
+			if got := o.count("/p"); got != tc.wantOrigin {
+				t.Fatalf("origin saw %d requests, want %d", got, tc.wantOrigin)
 			}
 		})
-	}
-	eventually(t, "4 requests to join the first one's fetch", func() bool {
-		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 4
-	})
-	release()
-	wg.Wait()
-	if got := o.count("/mine"); got != 5 {
-		t.Fatalf("origin saw %d requests, want 5", got)
 	}
 }

@@ -2,8 +2,6 @@ package httpcache
 
 import (
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"testing"
 )
 
@@ -40,45 +38,4 @@ func TestVary(t *testing.T) {
 	}
 	e.get(t, "/star")
 	wantMiss(t, e.get(t, "/star"))
-}
-
-// Requests that wait for a fetch whose response turns out to vary get it
-// only if they select the same variant (RFC 9111 section 4.1); the others
-// fetch their own.
-func TestCoalescedWaitersGetTheirVariant(t *testing.T) {
-	o := newOrigin(t)
-	var first atomic.Bool
-	joined := make(chan struct{})
-	o.handle("/v", func(w http.ResponseWriter, r *http.Request) {
-		if first.CompareAndSwap(false, true) {
-			<-joined
-		}
-		w.Header().Set("Cache-Control", "max-age=60")
-		w.Header().Set("Vary", "X-Variant")
-		w.Write([]byte("for " + r.Header.Get("X-Variant")))
-	})
-	e := startCache(t, o, "")
-	release := opener(t, joined)
-	coalesced := e.metric(t, "lastmile_cache_coalesced_total")
-	var wg sync.WaitGroup
-	get := func(variant string) {
-		wg.Go(func() {
-			if r := e.get(t, "/v", "X-Variant", variant); r.body != "for "+variant {
-				t.Errorf("variant %s got %q (%s)", variant, r.body, r.cacheStatus())
-			}
-		})
-	}
-	get("a") // leads
-	eventually(t, "the first fetch to reach the origin", func() bool { return o.count("/v") == 1 })
-	for _, v := range []string{"b", "c", "a"} {
-		get(v)
-	}
-	eventually(t, "3 requests to join the first one's fetch", func() bool {
-		return e.metric(t, "lastmile_cache_coalesced_total")-coalesced == 3
-	})
-	release()
-	wg.Wait()
-	if got := o.count("/v"); got != 3 {
-		t.Fatalf("origin saw %d requests, want 3 (a, then b and c on their own)", got)
-	}
 }
