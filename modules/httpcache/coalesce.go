@@ -23,7 +23,7 @@ func (f *flights) join(key string) (fl *flight, leader bool) {
 	if fl, ok := f.m[key]; ok {
 		return fl, false
 	}
-	fl = &flight{key: key, headerReady: make(chan struct{}), done: make(chan struct{}), body: newStreamBuf()}
+	fl = newFlight(key)
 	f.m[key] = fl
 	return fl, true
 }
@@ -71,9 +71,14 @@ type flight struct {
 	header      http.Header // client-facing, never modified after headerReady
 	err         error
 	body        *streamBuf
-	entry       *entry // the stored result, if any
+	entry       *entry // the stored result, if any; read only after done
+	storable    bool   // the response is being stored; set before headerReady
 	varyNames   []string
 	variant     string // the fetching request's values of varyNames (setVariant)
+}
+
+func newFlight(key string) *flight {
+	return &flight{key: key, headerReady: make(chan struct{}), done: make(chan struct{}), body: newStreamBuf()}
 }
 
 // setVariant records what the shared response varies on and the fetching

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // 200 concurrent requests for one uncached key reach the origin once, and
@@ -14,21 +13,24 @@ import (
 func TestCoalescing200Concurrent(t *testing.T) {
 	o := newOrigin(t)
 	body := strings.Repeat("0123456789", 20000) // 200 KB, streamed in pieces
+	rest := make(chan struct{})
 	o.handle("/hot", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "max-age=60")
 		for i := 0; i < len(body); i += 50000 {
 			w.Write([]byte(body[i : i+50000]))
 			w.(http.Flusher).Flush()
-			time.Sleep(50 * time.Millisecond)
+			if i == 0 {
+				<-rest // the rest comes once every request waits mid-stream
+			}
 		}
 	})
 	e := startCache(t, o, "")
+	release := opener(t, rest)
+	awaitWaiters := e.waitersSince(t)
 	var wg sync.WaitGroup
 	var collapsed atomic.Int64
-	start := make(chan struct{})
 	for range 200 {
 		wg.Go(func() {
-			<-start
 			r := e.get(t, "/hot")
 			if r.status != 200 || r.body != body {
 				t.Errorf("status %d, %d of %d bytes", r.status, len(r.body), len(body))
@@ -38,12 +40,15 @@ func TestCoalescing200Concurrent(t *testing.T) {
 			}
 		})
 	}
-	close(start)
+	awaitWaiters(199)
+	release()
 	wg.Wait()
 	if got := o.count("/hot"); got != 1 {
 		t.Fatalf("origin saw %d requests, want 1", got)
 	}
-	t.Logf("%d of 200 requests waited for the first one's fetch, the rest were hits", collapsed.Load())
+	if got := collapsed.Load(); got != 199 {
+		t.Fatalf("%d requests say they were collapsed, want 199", got)
+	}
 }
 
 // A failed fetch fails its waiters with the same error and leaves nothing
@@ -52,9 +57,10 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 	o := newOrigin(t)
 	var fail atomic.Bool
 	fail.Store(true)
+	held := newFirstHeld()
 	o.handle("/flaky", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(200 * time.Millisecond)
 		if fail.Load() {
+			held.hold()
 			// Break the connection: reverse_proxy reports a 502.
 			hj, _ := w.(http.Hijacker)
 			c, _, _ := hj.Hijack()
@@ -65,6 +71,8 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 		w.Write([]byte("fine"))
 	})
 	e := startCache(t, o, "")
+	release := opener(t, held.gate)
+	awaitWaiters := e.waitersSince(t)
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
@@ -73,6 +81,8 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 			}
 		})
 	}
+	awaitWaiters(9)
+	release()
 	wg.Wait()
 	if got := o.count("/flaky"); got != 1 {
 		t.Fatalf("origin saw %d requests, want 1", got)
@@ -83,26 +93,50 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 	}
 }
 
-// A response that turns out not shareable releases the waiters: each gets
-// its own response from the origin.
-func TestUncacheableReleasesWaiters(t *testing.T) {
-	o := newOrigin(t)
-	o.handle("/mine", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(200 * time.Millisecond)
-		w.Header().Set("Cache-Control", "private")
-		w.Write([]byte("for " + r.Header.Get("X-User")))
-	})
-	e := startCache(t, o, "")
-	var wg sync.WaitGroup
-	for _, user := range []string{"a", "b", "c", "d", "e"} {
-		wg.Go(func() {
-			if r := e.get(t, "/mine", "X-User", user); r.body != "for "+user {
-				t.Errorf("user %s got %q", user, r.body)
+// Waiters whose response turns out not to be theirs fetch their own: one
+// that may not be shared, or one that varies on a field they send
+// otherwise than the request that fetched it (RFC 9111 section 4.1).
+func TestWaitersFetchTheirOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		header     []string
+		field      string
+		values     []string // the first leads; the others wait for it
+		wantOrigin int64
+	}{
+		{"not shareable", []string{"Cache-Control", "private"}, "X-User", []string{"a", "b", "c", "d", "e"}, 5},
+		{"another variant", []string{"Cache-Control", "max-age=60", "Vary", "X-Variant"}, "X-Variant", []string{"a", "b", "c", "a"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := newOrigin(t)
+			held := newFirstHeld()
+			o.handle("/p", func(w http.ResponseWriter, r *http.Request) {
+				held.hold()
+				for i := 0; i+1 < len(tc.header); i += 2 {
+					w.Header().Set(tc.header[i], tc.header[i+1])
+				}
+				w.Write([]byte("for " + r.Header.Get(tc.field)))
+			})
+			e := startCache(t, o, "")
+			release := opener(t, held.gate)
+			awaitWaiters := e.waitersSince(t)
+			var wg sync.WaitGroup
+			for i, v := range tc.values {
+				wg.Go(func() {
+					if r := e.get(t, "/p", tc.field, v); r.body != "for "+v {
+						t.Errorf("%s %s got %q (%s)", tc.field, v, r.body, r.cacheStatus())
+					}
+				})
+				if i == 0 {
+					eventually(t, "the first fetch to reach the origin", func() bool { return o.count("/p") == 1 })
+				}
+			}
+			awaitWaiters(len(tc.values) - 1)
+			release()
+			wg.Wait()
+			if got := o.count("/p"); got != tc.wantOrigin {
+				t.Fatalf("origin saw %d requests, want %d", got, tc.wantOrigin)
 			}
 		})
-	}
-	wg.Wait()
-	if got := o.count("/mine"); got != 5 {
-		t.Fatalf("origin saw %d requests, want 5", got)
 	}
 }

@@ -23,8 +23,8 @@ type fetchWriter struct {
 	cfg     policyConfig
 	status  *cacheStatus
 	header  http.Header
-	stale   *entry // what a revalidation refreshes, if any
-	started time.Time
+	stale   *entry    // what a revalidation refreshes, if any
+	started time.Time // by the store's clock: the request time of RFC 9111 section 4.2.3
 
 	wroteHeader bool
 	code        int
@@ -32,6 +32,16 @@ type fetchWriter struct {
 	buffering   bool
 	tooLarge    bool
 	notModified bool
+}
+
+// newFetchWriter prepares a fetch of r's response for the client at w
+// (nil when the caller serves its client itself) and the flight it leads.
+func (h *Handler) newFetchWriter(w http.ResponseWriter, r *http.Request, stale *entry, cs *cacheStatus) *fetchWriter {
+	req := h.originRequest(r, stale)
+	return &fetchWriter{
+		h: h, client: w, req: req, cfg: h.policyConfig(req),
+		status: cs, header: make(http.Header), stale: stale, started: h.now(),
+	}
 }
 
 func (fw *fetchWriter) Header() http.Header { return fw.header }
@@ -51,7 +61,7 @@ func (fw *fetchWriter) WriteHeader(code int) {
 	fw.wroteHeader = true
 	fw.code = code
 	fw.fl.fwdStatus = code
-	fw.status.originDur = time.Since(fw.started)
+	fw.status.originDur = time.Since(fw.status.start)
 	metrics.originFetches.WithLabelValues(strconv.Itoa(code/100) + "xx").Inc()
 
 	if code == http.StatusNotModified && fw.stale != nil {
@@ -60,6 +70,7 @@ func (fw *fetchWriter) WriteHeader(code int) {
 		fw.notModified = true
 		return
 	}
+	fw.cfg.now = fw.h.now() // the response's arrival, not the request's
 	fw.pol = computePolicy(code, fw.header, fw.cfg)
 	if fw.pol.storable {
 		if cl := fw.header.Get("Content-Length"); cl != "" {
@@ -89,6 +100,7 @@ func (fw *fetchWriter) WriteHeader(code int) {
 		fw.status.detail = fw.pol.reason
 		countGuard(fw.pol.reason)
 	}
+	fw.fl.storable = fw.pol.storable
 	fw.fl.setVariant(fw.header, fw.req)
 	clientHeader := fw.clientHeader()
 	fw.fl.ready(outcome, code, clientHeader, nil)
@@ -139,7 +151,8 @@ func (fw *fetchWriter) Flush() {
 func (fw *fetchWriter) Unwrap() http.ResponseWriter { return fw.client }
 
 // run performs the fetch through next and ends the flight: waiters are
-// released or failed, the response stored if it may be.
+// released or failed, the response stored if it may be. A fetch nobody
+// can join (an authorized miss) runs here too, on a flight of its own.
 func (fw *fetchWriter) run(next caddyhttp.Handler) error {
 	fl := fw.fl
 	defer fw.h.flights.remove(fl)
@@ -169,7 +182,7 @@ func (fw *fetchWriter) run(next caddyhttp.Handler) error {
 			return nil
 		}
 		fl.setVariant(e.header, fw.req)
-		fl.entry = e
+		fl.entry, fl.storable = e, true
 		fw.status.stored, fw.status.fwdStatus = true, http.StatusNotModified
 		fl.ready(outcomeShare, e.status, e.header, nil)
 		fl.body.write(e.body)
@@ -232,7 +245,7 @@ func (h *Handler) backgroundFetch(r *http.Request, fl *flight, stale *entry, tar
 	}
 	fw := &fetchWriter{
 		h: h, fl: fl, cfg: h.policyConfig(req), stale: stale,
-		status: &cacheStatus{start: time.Now()}, header: make(http.Header), started: time.Now(),
+		status: &cacheStatus{start: time.Now()}, header: make(http.Header), started: h.now(),
 	}
 	if srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server); ok {
 		req = caddyhttp.PrepareRequest(req, caddy.NewReplacer(), fw, srv)

@@ -54,6 +54,29 @@ func (p policy) swrAllowed() bool {
 	return !p.mustRevalidate && !p.noCache && (!p.sMaxAge || p.explicitSWR)
 }
 
+// freshFor reports whether an entry of this age, fresh for ttl more, may
+// be served without validation to a request with directives req (RFC 9111
+// sections 4.2, 5.2.1.1, 5.2.1.3, 5.2.1.4 and 5.2.2.4).
+func (p policy) freshFor(req directives, age, ttl time.Duration) bool {
+	return ttl > 0 && !p.noCache && !req.noCache &&
+		(req.maxAge < 0 || age <= time.Duration(req.maxAge)*time.Second) &&
+		(req.minFresh < 0 || ttl >= time.Duration(req.minFresh)*time.Second)
+}
+
+// maxStaleCovers reports whether the request's max-stale lets an entry
+// this stale be served (RFC 9111 section 5.2.1.2).
+func (p policy) maxStaleCovers(req directives, staleness time.Duration) bool {
+	return p.staleAllowed() && !p.noCache && !req.noCache &&
+		(req.maxStaleAny || (req.maxStale >= 0 && staleness <= time.Duration(req.maxStale)*time.Second))
+}
+
+// swrCovers reports whether stale-while-revalidate lets an entry this
+// stale be served while it is refreshed (RFC 5861 section 3); a request's
+// no-cache wants the origin's answer first.
+func (p policy) swrCovers(req directives, staleness time.Duration) bool {
+	return p.swrAllowed() && !req.noCache && p.swr >= 0 && staleness <= p.swr
+}
+
 // sieAllowed reports whether stale-if-error applies.
 func (p policy) sieAllowed() bool { return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge) }
 
@@ -74,6 +97,10 @@ type policyConfig struct {
 	hasCredentials   bool // the request may identify a user (Handler.hasCredentials)
 	hasAuthorization bool
 	staticExt        string // the path's static extension, when the armour is on
+	requestNoStore   bool   // the request said no-store
+	// now is the store clock's reading when the response arrived: the
+	// Date of a response that has none (RFC 9110 section 6.6.1).
+	now time.Time
 }
 
 // computePolicy decides whether a response may be stored and for how long
@@ -92,6 +119,9 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 		return notStorable("status")
 	case edge.noStore || (!targeted && cc.noStore):
 		return notStorable("no-store")
+	case cfg.requestNoStore:
+		// RFC 9111 section 5.2.1.5: nothing of this exchange is stored.
+		return notStorable("request-no-store")
 	case edge.private:
 		return notStorable("private")
 	case len(h.Values("Set-Cookie")) > 0:
@@ -122,8 +152,9 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 		p.lifetime = time.Duration(edge.sMaxAge) * time.Second
 	case edge.maxAge >= 0:
 		p.lifetime = time.Duration(edge.maxAge) * time.Second
-	case h.Get("Expires") != "":
-		p.lifetime = expiresLifetime(h)
+	case !targeted && h.Get("Expires") != "":
+		// A targeted field replaces Expires too (RFC 9213 section 2.1).
+		p.lifetime = expiresLifetime(h, cfg.now)
 	default:
 		explicit = false
 	}
@@ -137,7 +168,7 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 			// RFC 9111 section 4.2.2: a fraction of the time since the
 			// last modification; 10% as the RFC suggests.
 			if lm, err := http.ParseTime(h.Get("Last-Modified")); err == nil {
-				age := responseDate(h).Sub(lm)
+				age := responseDate(h, cfg.now).Sub(lm)
 				if age > 0 {
 					p.lifetime = min(age/10, cfg.heuristicMax)
 					p.heuristic = true
@@ -176,19 +207,21 @@ func seconds(v int64, def time.Duration) time.Duration {
 
 // expiresLifetime is Expires minus Date; an invalid Expires means already
 // expired (RFC 9111 section 5.3).
-func expiresLifetime(h http.Header) time.Duration {
+func expiresLifetime(h http.Header, now time.Time) time.Duration {
 	exp, err := http.ParseTime(h.Get("Expires"))
 	if err != nil {
 		return 0
 	}
-	return max(0, exp.Sub(responseDate(h)))
+	return max(0, exp.Sub(responseDate(h, now)))
 }
 
-func responseDate(h http.Header) time.Time {
+// responseDate is the Date field, or now, when the response was received,
+// if it has none or an invalid one (RFC 9110 section 6.6.1).
+func responseDate(h http.Header, now time.Time) time.Time {
 	if d, err := http.ParseTime(h.Get("Date")); err == nil {
 		return d
 	}
-	return time.Now()
+	return now
 }
 
 // ageHeader parses Age; malformed values count as 0.

@@ -188,6 +188,9 @@ func (h *Handler) Cleanup() error {
 	return nil
 }
 
+// now reads the store's clock.
+func (h *Handler) now() time.Time { return h.store.clock.Now() }
+
 func (h *Handler) heuristicOn() bool { return h.Heuristic == nil || *h.Heuristic }
 
 // Interface guards

@@ -25,6 +25,7 @@ type testOrigin struct {
 	routes   map[string]http.HandlerFunc
 	hits     map[string]*atomic.Int64
 	lastReqs map[string]*http.Request
+	clock    *fakeClock // if set, the Date of every response
 }
 
 func newOrigin(t *testing.T) *testOrigin {
@@ -38,7 +39,11 @@ func newOrigin(t *testing.T) *testOrigin {
 			o.hits[r.URL.Path] = c
 		}
 		o.lastReqs[r.URL.Path] = r.Clone(r.Context())
+		clock := o.clock
 		o.mu.Unlock()
+		if clock != nil {
+			w.Header().Set("Date", clock.Now().UTC().Format(http.TimeFormat))
+		}
 		c.Add(1)
 		if h == nil {
 			http.NotFound(w, r)

@@ -55,3 +55,24 @@ func TestMetrics(t *testing.T) {
 		t.Error("purged store still counts entries")
 	}
 }
+
+// An origin fetch that fails before a response is counted, for a request
+// nobody can join (one with Authorization) as for a shared one.
+func TestOriginErrorsCounted(t *testing.T) {
+	o := newOrigin(t)
+	o.handle("/down", func(w http.ResponseWriter, r *http.Request) {
+		c, _, _ := w.(http.Hijacker).Hijack()
+		c.Close() // reverse_proxy reports a 502 error
+	})
+	e := startCache(t, o, "")
+	series := `lastmile_cache_origin_fetches_total{status="error"}`
+	before := e.metric(t, series)
+	for _, header := range [][]string{nil, {"Authorization", "Bearer alice"}} {
+		if r := e.get(t, "/down", header...); r.status != http.StatusBadGateway {
+			t.Fatalf("%v: status %d, want 502", header, r.status)
+		}
+	}
+	if got := e.metric(t, series) - before; got != 2 {
+		t.Fatalf("%s grew by %v, want 2", series, got)
+	}
+}

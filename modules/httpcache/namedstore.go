@@ -15,8 +15,9 @@ var stores = caddy.NewUsagePool()
 // namedStore is a store with what is shared by the handlers using it.
 type namedStore struct {
 	name string
-	Storage
+	storage
 	flights *flights
+	clock   *storeClock
 	// purgeToken is the newest config's token.
 	purgeToken atomic.Pointer[string]
 }
@@ -30,8 +31,8 @@ var storesByName sync.Map // name -> *namedStore, for the purge API
 
 func openStore(name string, budget uint64, token string) (*namedStore, error) {
 	v, loaded, err := stores.LoadOrNew(name, func() (caddy.Destructor, error) {
-		s := &namedStore{name: name, flights: newFlights()}
-		s.Storage = newMemoryStore(budget, func() { metrics.evictions.Inc() })
+		s := &namedStore{name: name, flights: newFlights(), clock: newStoreClock()}
+		s.storage = newMemoryStore(budget, func() { metrics.evictions.Inc() })
 		return s, nil
 	})
 	if err != nil {

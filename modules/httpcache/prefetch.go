@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 )
@@ -141,7 +140,7 @@ func (h *Handler) warm(r *http.Request, u *url.URL, next caddyhttp.Handler) bool
 	probe.URL = target
 	primary := h.Key.primaryKey(probe)
 	cached, key := h.lookup(primary, probe)
-	if cached != nil && cached.ttl(time.Now()) > 0 {
+	if cached != nil && cached.ttl(h.now()) > 0 {
 		return false
 	}
 	fl, ok := h.flights.tryLead(key)

@@ -22,14 +22,10 @@ func TestPrefetchPreloadLinks(t *testing.T) {
 	o.respond("/ignored.js", 200, "Cache-Control", "max-age=60")
 	e := startCache(t, o, "prefetch {\n\t\t\tconcurrency 2\n\t\t}")
 	e.get(t, "/page")
-	deadline := time.Now().Add(2 * time.Second)
-	for o.count("/app.css") == 0 || o.count("/api/data") == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("preload links were not warmed")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond)
+	eventually(t, "the preload links to be warmed", func() bool {
+		return o.count("/app.css") > 0 && o.count("/api/data") > 0
+	})
+	awaitIdle(t, "default") // and stored
 	wantHit(t, e.get(t, "/app.css"))
 	wantHit(t, e.get(t, "/api/data?x=1"))
 	if o.count("/ignored.js") != 0 {
@@ -37,7 +33,8 @@ func TestPrefetchPreloadLinks(t *testing.T) {
 	}
 	// Once while fresh: the page again warms nothing more.
 	e.get(t, "/page", "Cache-Control", "no-cache")
-	time.Sleep(100 * time.Millisecond)
+	// A warming fetch holds a flight from before the page's fetch ends.
+	awaitIdle(t, "default")
 	if o.count("/app.css") != 1 || o.count("/api/data") != 1 {
 		t.Fatalf("warmed again: %d %d", o.count("/app.css"), o.count("/api/data"))
 	}
@@ -48,15 +45,14 @@ func TestPrefetchPreloadLinks(t *testing.T) {
 func TestEarlyHints(t *testing.T) {
 	o := newOrigin(t)
 	o.handle("/page", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(100 * time.Millisecond)
 		w.Header().Set("Cache-Control", "max-age=1")
 		w.Header().Set("Link", "</app.css>; rel=preload; as=style")
 		w.Write([]byte("page"))
 	})
 	o.respond("/app.css", 200, "Cache-Control", "max-age=60")
-	e := startCache(t, o, "prefetch {\n\t\t\tearly_hints\n\t\t}")
+	e, clock := startCacheWithFakeClock(t, o, "prefetch {\n\t\t\tearly_hints\n\t\t}")
 	e.get(t, "/page")
-	time.Sleep(1100 * time.Millisecond)
+	clock.advance(2 * time.Second)
 	// A raw request shows the interim response.
 	conn, err := net.Dial("tcp", strings.TrimPrefix(e.base, "http://"))
 	if err != nil {

@@ -40,29 +40,25 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		}
 		return h.miss(w, r, next, cs, primary, key, "")
 	}
-	now := time.Now()
+	now := h.now()
 	ttl := e.ttl(now)
 	age := e.age(now)
-	fresh := ttl > 0 && !e.policy.noCache && !reqCC.noCache &&
-		(reqCC.maxAge < 0 || age <= time.Duration(reqCC.maxAge)*time.Second) &&
-		(reqCC.minFresh < 0 || ttl >= time.Duration(reqCC.minFresh)*time.Second)
-	if fresh {
+	if e.policy.freshFor(reqCC, age, ttl) {
 		metrics.requests.WithLabelValues("hit").Inc()
 		cs.hit, cs.ttl = true, ttl
 		h.maybeRefreshAhead(e, key, r, next, ttl, now)
 		h.serveEntry(w, r, e, cs, now)
 		return nil
 	}
-	staleness := -ttl
-	if ttl <= 0 && !e.policy.noCache && !reqCC.noCache {
-		if e.policy.staleAllowed() && (reqCC.maxStaleAny || (reqCC.maxStale >= 0 && staleness <= time.Duration(reqCC.maxStale)*time.Second)) {
+	if staleness := -ttl; ttl <= 0 {
+		if e.policy.maxStaleCovers(reqCC, staleness) {
 			metrics.requests.WithLabelValues("stale").Inc()
 			metrics.staleServed.WithLabelValues("max-stale").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "max-stale"
 			h.serveEntry(w, r, e, cs, now)
 			return nil
 		}
-		if e.policy.swrAllowed() && e.policy.swr >= 0 && staleness <= e.policy.swr {
+		if e.policy.swrCovers(reqCC, staleness) {
 			metrics.requests.WithLabelValues("stale").Inc()
 			metrics.staleServed.WithLabelValues("stale-while-revalidate").Inc()
 			cs.hit, cs.ttl, cs.detail = true, ttl, "stale-while-revalidate"
@@ -122,6 +118,8 @@ func (h *Handler) policyConfig(r *http.Request) policyConfig {
 		hasAuthorization: len(r.Header.Values("Authorization")) > 0,
 		hasCredentials:   h.hasCredentials(r),
 		staticExt:        staticExt,
+		requestNoStore:   len(r.Header.Values("Cache-Control")) > 0 && parseCacheControl(r.Header.Values("Cache-Control")).noStore,
+		now:              h.now(),
 	}
 }
 
@@ -136,8 +134,8 @@ func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 			return h.pass(w, r, next, cs, "head")
 		}
 		fw := h.newFetchWriter(w, r, nil, cs)
-		fw.fl = &flight{key: key, headerReady: make(chan struct{}), done: make(chan struct{}), body: newStreamBuf()}
-		return fw.runAlone(next)
+		fw.fl = newFlight(key) // not in h.flights: nobody joins it
+		return fw.run(next)
 	}
 	fl, leader := h.flights.join(key)
 	if !leader {
@@ -146,31 +144,6 @@ func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 	fw := h.newFetchWriter(w, r, nil, cs)
 	fw.fl = fl
 	return fw.run(next)
-}
-
-// runAlone runs a fetch that nobody else can join.
-func (fw *fetchWriter) runAlone(next caddyhttp.Handler) error {
-	err := next.ServeHTTP(fw, fw.req)
-	if err != nil || !fw.wroteHeader {
-		if err == nil {
-			fw.WriteHeader(http.StatusOK)
-		}
-		return err
-	}
-	if fw.pol.storable && !fw.tooLarge {
-		fw.fl.body.finish(nil)
-		e := fw.h.newEntry(fw.code, fw.header, fw.fl.body.bytes(), fw.pol, fw.req, fw.started)
-		fw.h.storeEntry(e, fw.req, next)
-	}
-	return nil
-}
-
-func (h *Handler) newFetchWriter(w http.ResponseWriter, r *http.Request, stale *entry, cs *cacheStatus) *fetchWriter {
-	req := h.originRequest(r, stale)
-	return &fetchWriter{
-		h: h, client: w, req: req, cfg: h.policyConfig(req),
-		status: cs, header: make(http.Header), stale: stale, started: time.Now(),
-	}
 }
 
 // wait serves a coalesced waiter from the leader's fetch.
@@ -189,13 +162,12 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 		return h.pass(w, r, next, cs, "")
 	}
 	if !fl.sharedWith(r) {
-		cs.detail = "released"
+		// Another variant than this request selects: it fetches its own.
+		cs.detail = "variant"
 		return h.pass(w, r, next, cs, "")
 	}
 	cs.fwd, cs.detail, cs.collapsed = "miss", "", true
-	if fl.entry != nil {
-		cs.stored = true
-	}
+	cs.stored = fl.storable
 	fl.serve(w, r, cs)
 	return nil
 }
@@ -235,7 +207,7 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 	case <-r.Context().Done():
 		return r.Context().Err()
 	}
-	now := time.Now()
+	now := h.now()
 	failed := fl.outcome == outcomeFail || fl.status >= 500
 	if failed && h.staleIfErrorAllowed(e, reqCC, now) {
 		metrics.staleServed.WithLabelValues("stale-if-error").Inc()
@@ -365,7 +337,7 @@ func notModified(r *http.Request, e *entry) bool {
 
 // newEntry makes a stored entry of a complete response.
 func (h *Handler) newEntry(status int, header http.Header, body []byte, pol policy, r *http.Request, requestTime time.Time) *entry {
-	now := time.Now()
+	now := h.now()
 	stored := header.Clone()
 	tags := parseTags(header.Values("Surrogate-Key"), header.Values("Cache-Tag"))
 	for _, f := range edgeFields {
@@ -374,10 +346,12 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 	varyNames, _ := parseVary(header)
 	e := &entry{
 		status: status, header: stored, body: body,
-		requestTime: requestTime, responseTime: now, date: responseDate(header), ageValue: ageHeader(header),
+		requestTime: requestTime, responseTime: now, date: responseDate(header, now), ageValue: ageHeader(header),
 		policy: pol, varyNames: varyNames, tags: tags, url: requestURL(r),
 	}
-	e.size = len(body) + headerSize(stored) + entryOverhead
+	// cap, not len: a body buffered without Content-Length grew by
+	// appends, and its spare capacity is held as long as the entry.
+	e.size = cap(body) + headerSize(stored) + entryOverhead
 	return e
 }
 

@@ -10,7 +10,7 @@ import (
 // Cache-Status (RFC 9211) and Server-Timing, so a browser's Resource Timing
 // can be joined with the edge's view.
 type cacheStatus struct {
-	start     time.Time
+	start     time.Time // real time, not the store's clock: Server-Timing measures latency
 	hit       bool
 	ttl       time.Duration
 	fwd       string // miss, stale, bypass

@@ -7,9 +7,9 @@ import (
 	"github.com/maypok86/otter/v2"
 )
 
-// Storage keeps entries within a byte budget. It is small on purpose, so a
+// storage keeps entries within a byte budget. It is small on purpose, so a
 // shared tier (another node's memory, disk) can stand behind it later.
-type Storage interface {
+type storage interface {
 	Get(key string) (any, bool)
 	Set(key string, value any, size int)
 	Delete(key string) bool
@@ -23,7 +23,7 @@ type Storage interface {
 	SetBudget(bytes uint64)
 }
 
-// memoryStore is Storage in this process's memory. Eviction is otter's
+// memoryStore is storage in this process's memory. Eviction is otter's
 // (W-TinyLFU with a weigher), chosen by BenchmarkStore against ristretto:
 // the hit ratios are within 2 points and the costs within 15%, but otter
 // applies writes at once (ristretto buffers and may drop them, so a

@@ -22,9 +22,9 @@ func TestRevalidationWith304(t *testing.T) {
 		}
 		w.Write([]byte("the document body"))
 	})
-	e := startCache(t, o, "")
+	e, clock := startCacheWithFakeClock(t, o, "")
 	first := e.get(t, "/doc")
-	time.Sleep(1100 * time.Millisecond)
+	clock.advance(2 * time.Second)
 	version = "v2"
 	r := e.get(t, "/doc")
 	if r.body != first.body || r.header.Get("X-Version") != "v2" {
@@ -117,9 +117,9 @@ func TestQualifiedNoCacheStripsFields(t *testing.T) {
 func TestHeadRevalidatesWithGet(t *testing.T) {
 	o := newOrigin(t)
 	o.respond("/h", 200, "Cache-Control", "max-age=1")
-	e := startCache(t, o, "")
+	e, clock := startCacheWithFakeClock(t, o, "")
 	e.get(t, "/h")
-	time.Sleep(1100 * time.Millisecond)
+	clock.advance(2 * time.Second)
 	if h := e.do(t, http.MethodHead, "/h"); h.status != 200 || h.body != "" {
 		t.Fatalf("HEAD: %d %q", h.status, h.body)
 	}

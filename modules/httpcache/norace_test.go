@@ -1,0 +1,5 @@
+//go:build !race
+
+package httpcache
+
+const raceEnabled = false
