@@ -16,15 +16,22 @@ import (
 // passes it on to the leading client (if any), and buffers the body for
 // waiters and the store.
 type fetchWriter struct {
-	h       *Handler
-	client  http.ResponseWriter // nil for background fetches
-	fl      *flight
-	req     *http.Request
-	cfg     policyConfig
-	status  *cacheStatus
-	header  http.Header
-	stale   *entry // what a revalidation refreshes, if any
-	started time.Time
+	h      *Handler
+	client http.ResponseWriter // nil for background fetches
+	fl     *flight
+	req    *http.Request
+	cfg    policyConfig
+	status *cacheStatus
+	header http.Header
+	stale  *entry // what a revalidation refreshes, if any
+	// relay is the client leading a revalidation: it gets a response that
+	// cannot be shared as it comes, since sending it to the origin again
+	// would make one request two (RFC 9111 section 4.3.3).
+	relay http.ResponseWriter
+	// staleOnError: the stale entry may answer an origin error
+	// (stale-if-error), so a 5xx neither replaces it nor is relayed.
+	staleOnError bool
+	started      time.Time
 
 	wroteHeader bool
 	code        int
@@ -61,6 +68,9 @@ func (fw *fetchWriter) WriteHeader(code int) {
 		return
 	}
 	fw.pol = computePolicy(code, fw.header, fw.cfg)
+	if code >= 500 && fw.staleOnError {
+		fw.pol = notStorable("stale-if-error")
+	}
 	if fw.pol.storable {
 		if cl := fw.header.Get("Content-Length"); cl != "" {
 			if n, err := strconv.ParseInt(cl, 10, 64); err != nil || n > fw.h.MaxObjectBytes {
@@ -83,6 +93,9 @@ func (fw *fetchWriter) WriteHeader(code int) {
 		outcome = outcomeRelease
 	}
 	fw.buffering = outcome == outcomeShare
+	if outcome == outcomeRelease && fw.relay != nil && (code < 500 || !fw.staleOnError) {
+		fw.client = fw.relay
+	}
 	if fw.pol.storable {
 		fw.status.stored = true
 	} else {
@@ -189,6 +202,7 @@ func (h *Handler) originRequest(r *http.Request, stale *entry) *http.Request {
 		out.Header.Del(f)
 	}
 	h.stripUnkeyed(out.Header)
+	out.Header.Add("Surrogate-Capability", surrogateCapability)
 	if stale != nil {
 		// Waiters may join a revalidation, and a HEAD's answer has no
 		// body to give them: revalidate with a GET.

@@ -2,7 +2,6 @@ package httpcache
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -56,8 +55,9 @@ func (p policy) swrAllowed() bool {
 // sieAllowed reports whether stale-if-error applies.
 func (p policy) sieAllowed() bool { return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge) }
 
-// understoodStatus are the final statuses this cache stores when the
-// response has explicit freshness.
+// understoodStatus are the final statuses whose caching rules this cache
+// knows (RFC 9111 section 5.2.2.3): stored with a validator alone, and
+// under must-understand.
 func understoodStatus(code int) bool {
 	return heuristicStatus(code) || code == 302 || code == 303 || code == 307 || code == 451
 }
@@ -83,11 +83,15 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	if v := h.Values("Cdn-Cache-Control"); len(v) > 0 {
 		edge, targeted = parseCacheControl(v), true
 	} else if v := h.Values("Surrogate-Control"); len(v) > 0 {
-		edge, targeted = parseCacheControl(v), true
+		edge, targeted = parseSurrogateControl(v), true
 	}
 	switch {
-	case !understoodStatus(status):
+	case status < 200 || status == http.StatusPartialContent || status == http.StatusNotModified:
+		// 206 is not stored (no ranges are assembled); a 304 only updates.
 		return notStorable("status")
+	case edge.mustUnderstand && !understoodStatus(status):
+		// RFC 9111 section 5.2.2.3.
+		return notStorable("must-understand")
 	case edge.noStore || (!targeted && cc.noStore):
 		return notStorable("no-store")
 	case edge.private:
@@ -124,6 +128,11 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 		p.lifetime = expiresLifetime(h)
 	default:
 		explicit = false
+	}
+	if !explicit && !understoodStatus(status) {
+		// Any final status may be stored with explicit freshness (RFC
+		// 9111 section 3); without, only those this cache understands.
+		return notStorable("status")
 	}
 	if !explicit {
 		switch {
@@ -181,12 +190,18 @@ func responseDate(h http.Header) time.Time {
 	return time.Now()
 }
 
-// ageHeader parses Age; malformed values count as 0.
+// ageHeader parses Age (RFC 9111 section 5.1). Anything but one field line
+// of digits (a list, two lines, a sign, a fraction, a parameter, garbage)
+// is taken as the greatest age (section 1.2.2): a response whose age cannot
+// be trusted is stale, not fresh.
 func ageHeader(h http.Header) time.Duration {
-	v := strings.TrimSpace(h.Get("Age"))
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
+	lines := h.Values("Age")
+	if len(lines) == 0 {
 		return 0
 	}
-	return time.Duration(min(n, maxDelta)) * time.Second
+	n := int64(maxDelta)
+	if v := strings.TrimSpace(lines[0]); len(lines) == 1 && v != "" && strings.Trim(v, "0123456789") == "" {
+		n = parseDelta(v, true)
+	}
+	return time.Duration(n) * time.Second
 }

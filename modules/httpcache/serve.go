@@ -1,6 +1,7 @@
 package httpcache
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strconv"
@@ -20,9 +21,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		}
 		return h.pass(w, r, next, cs, "method")
 	}
-	if r.Header.Get("Range") != "" {
-		return h.pass(w, r, next, cs, "range")
-	}
+	// A range is served from a fresh stored response; anything else about
+	// it is the origin's (partial responses are not stored).
+	ranged := r.Header.Get("Range") != ""
 	reqCC := parseCacheControl(r.Header.Values("Cache-Control"))
 	if len(r.Header.Values("Cache-Control")) == 0 && strings.Contains(strings.ToLower(r.Header.Get("Pragma")), "no-cache") {
 		reqCC.noCache = true // RFC 9111 section 5.4
@@ -38,6 +39,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		if reqCC.onlyIfCached {
 			return h.onlyIfCachedMiss(w, cs)
 		}
+		if ranged {
+			return h.pass(w, r, next, cs, "range")
+		}
 		return h.miss(w, r, next, cs, primary, key, "")
 	}
 	now := time.Now()
@@ -52,6 +56,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		h.maybeRefreshAhead(e, key, r, next, ttl, now)
 		h.serveEntry(w, r, e, cs, now)
 		return nil
+	}
+	if ranged {
+		return h.pass(w, r, next, cs, "range")
 	}
 	staleness := -ttl
 	if ttl <= 0 && !e.policy.noCache && !reqCC.noCache {
@@ -214,9 +221,14 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 		// (stale-if-error answers then).
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Duration(h.OriginTimeout))
 		fw := h.newFetchWriter(nil, r.WithContext(ctx), e, cs)
-		fw.fl = fl
-		_ = fw.run(next)
+		fw.fl, fw.relay = fl, w
+		fw.staleOnError = h.staleIfErrorAllowed(e, reqCC, time.Now())
+		err := fw.run(next)
 		cancel()
+		if fw.client != nil {
+			// Relayed: this client has had the origin's response.
+			return err
+		}
 	} else {
 		metrics.coalesced.Inc()
 	}
@@ -306,6 +318,16 @@ func (h *Handler) serveEntry(w http.ResponseWriter, r *http.Request, e *entry, c
 	}
 	hdr["Age"] = []string{strconv.FormatInt(int64(max(0, e.age(now))/time.Second), 10)}
 	cs.write(hdr)
+	if e.status == http.StatusOK && r.Header.Get("Range") != "" {
+		// The range of the stored response (RFC 9110 section 14);
+		// ServeContent also evaluates If-Range and the preconditions.
+		if _, typed := hdr["Content-Type"]; !typed {
+			hdr["Content-Type"] = nil // no sniffing: served as stored
+		}
+		lm, _ := http.ParseTime(e.header.Get("Last-Modified"))
+		http.ServeContent(w, r, "", lm, bytes.NewReader(e.body))
+		return
+	}
 	if notModified(r, e) {
 		delete(hdr, "Content-Length")
 		delete(hdr, "Content-Type")
@@ -366,12 +388,19 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 	return e
 }
 
+// bodyFields describe the stored body itself: a 304 does not replace them
+// (RFC 9111 section 3.2), or the stored bytes would be served under
+// another coding, digest, range or validator.
+var bodyFields = map[string]bool{
+	"Content-Length": true, "Content-Encoding": true, "Content-Md5": true, "Content-Range": true, "Etag": true,
+}
+
 // refreshed is e updated by a 304: new header fields replace the stored
-// ones, the body stays (RFC 9111 section 4.3.4).
+// ones, except those of the body, which stays (RFC 9111 section 4.3.4).
 func (h *Handler) refreshed(e *entry, header http.Header, r *http.Request, requestTime time.Time) *entry {
 	merged := e.header.Clone()
 	for k, v := range header {
-		if k == "Content-Length" {
+		if bodyFields[k] {
 			continue
 		}
 		merged[k] = v

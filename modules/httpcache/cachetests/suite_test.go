@@ -47,7 +47,8 @@ type kindScore struct {
 
 // TestCacheTestsSuite runs the whole suite through the edge and scores it.
 // The results, in the suite's own format (comparable with cache-tests.fyi's
-// results/*.json), go to $LASTMILE_CACHE_TESTS_OUT if set.
+// results/*.json), go to $LASTMILE_CACHE_TESTS_OUT if set. With
+// $LASTMILE_CACHE_TESTS_ID, it runs that one test and shows its exchanges.
 func TestCacheTestsSuite(t *testing.T) {
 	requireSuite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -73,11 +74,16 @@ http://127.0.0.1:%s {
 
 	cli := exec.CommandContext(ctx, "node", "--no-warnings", "cli.mjs")
 	cli.Dir = suiteDir
-	// cli.mjs reads npm's config variables; an empty id runs every test.
-	cli.Env = append(os.Environ(), "npm_config_base=http://127.0.0.1:"+port, "npm_package_config_id=")
+	// cli.mjs reads npm's config variables; an empty id runs every test,
+	// one id runs that test and dumps its requests and responses.
+	id := os.Getenv("LASTMILE_CACHE_TESTS_ID")
+	cli.Env = append(os.Environ(), "npm_config_base=http://127.0.0.1:"+port, "npm_package_config_id="+id)
 	var stderr bytes.Buffer
 	cli.Stderr = &stderr
 	results, err := cli.Output()
+	if id != "" {
+		t.Skipf("%s only, not scored:\n%s%s", id, results, stderr.Bytes())
+	}
 	if err != nil || !json.Valid(results) {
 		t.Fatalf("the suite's client: %v\n%s\n%s", err, stderr.Bytes(), results)
 	}
