@@ -52,8 +52,13 @@ func (p policy) swrAllowed() bool {
 	return !p.mustRevalidate && !p.noCache && (!p.sMaxAge || p.explicitSWR)
 }
 
-// sieAllowed reports whether stale-if-error applies.
-func (p policy) sieAllowed() bool { return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge) }
+// sieAllowed reports whether stale-if-error applies: a route default does
+// not override must-revalidate, s-maxage or no-cache (RFC 9111 section
+// 5.2.2.4: no use without successful validation), the origin's own
+// stale-if-error does.
+func (p policy) sieAllowed() bool {
+	return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge && !p.noCache)
+}
 
 // understoodStatus are the final statuses whose caching rules this cache
 // knows (RFC 9111 section 5.2.2.3): stored with a validator alone, and
@@ -82,8 +87,8 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	edge, targeted := cc, false
 	if v := h.Values("Cdn-Cache-Control"); len(v) > 0 {
 		edge, targeted = parseCacheControl(v), true
-	} else if v := h.Values("Surrogate-Control"); len(v) > 0 {
-		edge, targeted = parseSurrogateControl(v), true
+	} else if sc, ok := parseSurrogateControl(h.Values("Surrogate-Control")); ok {
+		edge, targeted = sc, true
 	}
 	switch {
 	case status < 200 || status == http.StatusPartialContent || status == http.StatusNotModified:
@@ -129,9 +134,10 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	default:
 		explicit = false
 	}
-	if !explicit && !understoodStatus(status) {
-		// Any final status may be stored with explicit freshness (RFC
-		// 9111 section 3); without, only those this cache understands.
+	if !explicit && !understoodStatus(status) && !edge.public {
+		// Any final status may be stored with explicit freshness or
+		// public (RFC 9111 sections 3 and 4.2.2); otherwise only those
+		// this cache understands.
 		return notStorable("status")
 	}
 	if !explicit {

@@ -341,7 +341,8 @@ func (h *Handler) serveEntry(w http.ResponseWriter, r *http.Request, e *entry, c
 }
 
 // notModified evaluates If-None-Match (weak comparison) or, without it,
-// If-Modified-Since against a stored 200 (RFC 9110 section 13.2.2).
+// If-Modified-Since against a stored 200 (RFC 9110 section 13.2.2,
+// RFC 9111 section 4.3.2).
 func notModified(r *http.Request, e *entry) bool {
 	if e.status != http.StatusOK {
 		return false
@@ -364,8 +365,13 @@ func notModified(r *http.Request, e *entry) bool {
 		if err != nil {
 			return false
 		}
+		// Without Last-Modified, the stored response was current as of
+		// its Date, or when it was received (RFC 9111 section 4.3.2).
 		lm, err := http.ParseTime(e.header.Get("Last-Modified"))
-		return err == nil && !lm.After(since)
+		if err != nil {
+			lm = e.date
+		}
+		return !lm.After(since)
 	}
 	return false
 }
@@ -399,6 +405,9 @@ var bodyFields = map[string]bool{
 // ones, except those of the body, which stays (RFC 9111 section 4.3.4).
 func (h *Handler) refreshed(e *entry, header http.Header, r *http.Request, requestTime time.Time) *entry {
 	merged := e.header.Clone()
+	// The refreshed response is as old as the 304 says, not as the stored
+	// one was when it arrived.
+	delete(merged, "Age")
 	for k, v := range header {
 		if bodyFields[k] {
 			continue

@@ -13,8 +13,9 @@ const surrogateToken = "lastmile"
 const surrogateCapability = surrogateToken + `="Surrogate/1.0"`
 
 // parseSurrogateControl parses Surrogate-Control, keeping the directives
-// for every surrogate and those targeted at this one.
-func parseSurrogateControl(lines []string) directives {
+// for every surrogate and those targeted at this one; ok is false when none
+// is for this cache, which then follows Cache-Control.
+func parseSurrogateControl(lines []string) (d directives, ok bool) {
 	var mine []string
 	for _, line := range lines {
 		for len(line) > 0 {
@@ -29,7 +30,7 @@ func parseSurrogateControl(lines []string) directives {
 			mine = append(mine, item)
 		}
 	}
-	return parseCacheControl([]string{strings.Join(mine, ",")})
+	return parseCacheControl([]string{strings.Join(mine, ",")}), len(mine) > 0
 }
 
 // cutTarget splits "directive;target" at a semicolon outside quotes.
