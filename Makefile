@@ -52,6 +52,8 @@ web-test:
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCacheControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseVary$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseSurrogateControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
+	$(GO) test -run='^$$' -fuzz='^FuzzAgeHeader$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeBeacon$$' -fuzztime=$(FUZZTIME) ./modules/rum/
 
 # The network lab's short run: one profile's self-test and page loads over

@@ -2,7 +2,9 @@ package httpcache
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 )
 
 // An Age the cache cannot trust makes the response stale, not fresh: a
@@ -45,4 +47,23 @@ func TestAgeParsing(t *testing.T) {
 			t.Errorf("Age %q: served from the store (Cache-Status %q), want stale", c.lines, r.cacheStatus())
 		}
 	}
+}
+
+// Any Age parses to an age within bounds: its value for one line of
+// digits, the greatest age otherwise.
+func FuzzAgeHeader(f *testing.F) {
+	for _, s := range []string{"0", "10", "-1", "1.5", "0, 0", "0; x=1", "", "99999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		age := ageHeader(http.Header{"Age": {s}})
+		if age < 0 || age > maxDelta*time.Second {
+			t.Fatalf("%q: age %v out of range", s, age)
+		}
+		v := strings.TrimSpace(s)
+		digits := v != "" && strings.Trim(v, "0123456789") == ""
+		if !digits && age != maxDelta*time.Second {
+			t.Fatalf("%q: untrustworthy Age read as %v, not the greatest age", s, age)
+		}
+	})
 }

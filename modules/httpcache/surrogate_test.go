@@ -1,6 +1,8 @@
 package httpcache
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -25,4 +27,23 @@ func TestSurrogateControlTargets(t *testing.T) {
 			wantMiss(t, r)
 		}
 	}
+}
+
+// Any Surrogate-Control parses without panicking, within the RFC's
+// bounds, and one without targets reads as Cache-Control would.
+func FuzzParseSurrogateControl(f *testing.F) {
+	for _, s := range []string{"max-age=60;lastmile", `content="ESI/1.0;x", max-age=1;other`, ";", "no-store;", `"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, ok := parseSurrogateControl([]string{s})
+		for _, v := range []int64{d.maxAge, d.sMaxAge, d.staleWhileRevalidate, d.staleIfError} {
+			if v < -1 || v > maxDelta {
+				t.Fatalf("%q: delta %d out of range", s, v)
+			}
+		}
+		if !strings.ContainsAny(s, `;"`) && ok && !reflect.DeepEqual(d, parseCacheControl([]string{s})) {
+			t.Fatalf("%q: untargeted directives read otherwise than Cache-Control", s)
+		}
+	})
 }
