@@ -8,7 +8,8 @@ import (
 // A range of a fresh stored response is served from the store, with the
 // stored header fields; If-Range that does not match gets the whole
 // response (RFC 9110 sections 14 and 13.1.5). A range of what is not
-// stored goes to the origin, and its partial answer is not stored.
+// stored, or stale, goes to the origin, and its partial answer is not
+// stored.
 func TestRangeFromStore(t *testing.T) {
 	o := newOrigin(t)
 	o.handle("/r", func(w http.ResponseWriter, r *http.Request) {
@@ -30,6 +31,14 @@ func TestRangeFromStore(t *testing.T) {
 	}
 	if o.count("/r") != 1 {
 		t.Fatalf("origin saw %d requests, want 1", o.count("/r"))
+	}
+
+	// Stale: only-if-cached still keeps it from the origin (RFC 9111
+	// section 5.2.1.7).
+	o.respond("/stale", 200, "Cache-Control", "max-age=60", "Age", "120")
+	e.get(t, "/stale")
+	if r := e.get(t, "/stale", "Range", "bytes=0-1", "Cache-Control", "only-if-cached"); r.status != http.StatusGatewayTimeout || o.count("/stale") != 1 {
+		t.Fatalf("only-if-cached range of a stale entry: %d, origin saw %d", r.status, o.count("/stale"))
 	}
 
 	o.respond("/cold", 200, "Cache-Control", "max-age=60")

@@ -21,8 +21,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		}
 		return h.pass(w, r, next, cs, "method")
 	}
-	// A range is served from a fresh stored response; anything else about
-	// it is the origin's (partial responses are not stored).
+	// A range is served from a stored response that may be used without
+	// asking the origin; otherwise it is the origin's (partial responses
+	// are not stored).
 	ranged := r.Header.Get("Range") != ""
 	reqCC := parseCacheControl(r.Header.Values("Cache-Control"))
 	if len(r.Header.Values("Cache-Control")) == 0 && strings.Contains(strings.ToLower(r.Header.Get("Pragma")), "no-cache") {
@@ -57,9 +58,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		h.serveEntry(w, r, e, cs, now)
 		return nil
 	}
-	if ranged {
-		return h.pass(w, r, next, cs, "range")
-	}
 	staleness := -ttl
 	if ttl <= 0 && !e.policy.noCache && !reqCC.noCache {
 		if e.policy.staleAllowed() && (reqCC.maxStaleAny || (reqCC.maxStale >= 0 && staleness <= time.Duration(reqCC.maxStale)*time.Second)) {
@@ -80,6 +78,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	if reqCC.onlyIfCached {
 		return h.onlyIfCachedMiss(w, cs)
+	}
+	if ranged {
+		return h.pass(w, r, next, cs, "range")
 	}
 	return h.revalidate(w, r, next, cs, e, key, reqCC)
 }
