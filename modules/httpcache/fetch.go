@@ -16,14 +16,16 @@ import (
 // passes it on to the leading client (if any), and buffers the body for
 // waiters and the store.
 type fetchWriter struct {
-	h      *Handler
-	client http.ResponseWriter // nil for background fetches
-	fl     *flight
-	req    *http.Request
-	cfg    policyConfig
-	status *cacheStatus
-	header http.Header
-	stale  *entry // what a revalidation refreshes, if any
+	h       *Handler
+	client  http.ResponseWriter // nil for background fetches
+	fl      *flight
+	req     *http.Request
+	cfg     policyConfig
+	status  *cacheStatus
+	header  http.Header
+	stale   *entry // what a revalidation refreshes, if any
+	started time.Time
+
 	// relay is the client leading a revalidation: it gets a response that
 	// cannot be shared as it comes, since sending it to the origin again
 	// would make one request two (RFC 9111 section 4.3.3).
@@ -31,7 +33,6 @@ type fetchWriter struct {
 	// staleOnError: the stale entry may answer an origin error
 	// (stale-if-error), so a 5xx neither replaces it nor is relayed.
 	staleOnError bool
-	started      time.Time
 
 	wroteHeader bool
 	code        int
