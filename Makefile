@@ -7,7 +7,7 @@ CHROMIUM ?= /usr/bin/chromium
 PROMETHEUS ?= /usr/bin/prometheus
 PODMAN ?= /usr/bin/podman
 
-.PHONY: test deps vet cross go-test web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
+.PHONY: test deps vet cross go-test cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
 
 # One build configuration for every go command below (tests, the binaries
 # tests and scripts run, the image): the image's, static and with trimmed
@@ -21,7 +21,7 @@ export GOFLAGS := $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath
 # runs the fuzz targets' seeds and saved crashers on every run, and
 # fuzzing them costs 4.5 min of instrumented builds (all of Caddy again)
 # for 10 s per target.
-TEST_TARGETS := deps vet cross go-test web-test lab-smoke k6-test image-test
+TEST_TARGETS := deps vet cross go-test cache-tests web-test lab-smoke k6-test image-test
 
 test:
 	@start=$$SECONDS; for t in $(TEST_TARGETS); do \
@@ -31,7 +31,7 @@ test:
 
 # Go modules: those the packages and tests of each module import (`go mod
 # download` would fetch every module go.mod lists, needed or not).
-deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.json
+deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.json modules/httpcache/cachetests/node_modules/.package-lock.json
 	$(GO) list -deps -test ./... >/dev/null
 	cd loadtest/k6 && $(GO) list -deps -test ./... >/dev/null
 	cd .ci/crosscheck && $(GO) list -deps ./... >/dev/null
@@ -60,8 +60,20 @@ vet:
 cross:
 	cd .ci/crosscheck && $(GO) run . ../.. ../../loadtest/k6
 
+modules/httpcache/cachetests/node_modules/.package-lock.json: modules/httpcache/cachetests/package-lock.json
+	cd modules/httpcache/cachetests && npm ci --no-audit --no-fund
+
+# Every package but the cache test suite's, which cache-tests runs.
 go-test:
-	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m ./...
+	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v /modules/httpcache/cachetests$$)
+
+# The public HTTP cache test suite (cache-tests.fyi) against edge_cache:
+# prints the score, fails below the floor in suite_test.go, and leaves the
+# results in the suite's own format in build/cache-tests/lastmile.json.
+cache-tests:
+	mkdir -p build/cache-tests
+	set -o pipefail; CI=$${CI:-local} LASTMILE_CACHE_TESTS_OUT=$(CURDIR)/build/cache-tests/lastmile.json \
+		$(GO) test -count=1 -timeout 10m -v -run '^TestCacheTestsSuite$$' ./modules/httpcache/cachetests/ | grep -v '^{"level"'
 
 # The snippet: type check, build (failing over its 5 KB gzip budget; the
 # <script> build goes to modules/rum/, which embeds it, and is committed)
@@ -77,6 +89,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseCacheControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseVary$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzCredentialedResponseNeverShared$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseSurrogateControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
+	$(GO) test -run='^$$' -fuzz='^FuzzAgeHeader$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeBeacon$$' -fuzztime=$(FUZZTIME) ./modules/rum/
 
 # The network lab's short run: one profile's self-test and page loads over

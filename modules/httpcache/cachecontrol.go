@@ -20,7 +20,7 @@ type directives struct {
 	noStore, noCache, private, public bool
 	mustRevalidate, proxyRevalidate   bool
 	onlyIfCached, immutable           bool
-	noTransform                       bool
+	noTransform, mustUnderstand       bool
 
 	// noCacheFields and privateFields are the qualified forms'
 	// field names, lower-cased (RFC 9111 sections 5.2.2.4 and 5.2.2.7).
@@ -89,6 +89,8 @@ func parseCacheControl(lines []string) directives {
 				d.immutable = true
 			case "no-transform":
 				d.noTransform = true
+			case "must-understand":
+				d.mustUnderstand = true
 			}
 		}
 	}

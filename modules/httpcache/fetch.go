@@ -26,6 +26,14 @@ type fetchWriter struct {
 	stale   *entry    // what a revalidation refreshes, if any
 	started time.Time // by the store's clock: the request time of RFC 9111 section 4.2.3
 
+	// relay is the client leading a revalidation: it gets a response that
+	// cannot be shared as it comes, since sending it to the origin again
+	// would make one request two (RFC 9111 section 4.3.3).
+	relay http.ResponseWriter
+	// staleOnError: the stale entry may answer an origin error
+	// (stale-if-error), so a 5xx neither replaces it nor is relayed.
+	staleOnError bool
+
 	wroteHeader bool
 	code        int
 	pol         policy
@@ -72,6 +80,9 @@ func (fw *fetchWriter) WriteHeader(code int) {
 	}
 	fw.cfg.now = fw.h.now() // the response's arrival, not the request's
 	fw.pol = computePolicy(code, fw.header, fw.cfg)
+	if code >= 500 && fw.staleOnError {
+		fw.pol = notStorable("stale-if-error")
+	}
 	if fw.pol.storable {
 		if cl := fw.header.Get("Content-Length"); cl != "" {
 			if n, err := strconv.ParseInt(cl, 10, 64); err != nil || n > fw.h.MaxObjectBytes {
@@ -94,6 +105,9 @@ func (fw *fetchWriter) WriteHeader(code int) {
 		outcome = outcomeRelease
 	}
 	fw.buffering = outcome == outcomeShare
+	if outcome == outcomeRelease && fw.relay != nil && (code < 500 || !fw.staleOnError) {
+		fw.client = fw.relay
+	}
 	if fw.pol.storable {
 		fw.status.stored = true
 	} else {
@@ -211,6 +225,7 @@ func (h *Handler) originRequest(r *http.Request, stale *entry) *http.Request {
 		out.Header.Del(f)
 	}
 	h.stripUnkeyed(out.Header)
+	out.Header.Add("Surrogate-Capability", surrogateCapability)
 	if stale != nil {
 		// A revalidation asks about the stored, shared response, for the
 		// store and every waiter: the client's credentials would fetch its

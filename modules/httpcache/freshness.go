@@ -2,7 +2,6 @@ package httpcache
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -77,11 +76,17 @@ func (p policy) swrCovers(req directives, staleness time.Duration) bool {
 	return p.swrAllowed() && !req.noCache && p.swr >= 0 && staleness <= p.swr
 }
 
-// sieAllowed reports whether stale-if-error applies.
-func (p policy) sieAllowed() bool { return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge) }
+// sieAllowed reports whether stale-if-error applies: a route default does
+// not override must-revalidate, s-maxage or no-cache (RFC 9111 section
+// 5.2.2.4: no use without successful validation), the origin's own
+// stale-if-error does.
+func (p policy) sieAllowed() bool {
+	return p.explicitSIE || (!p.mustRevalidate && !p.sMaxAge && !p.noCache)
+}
 
-// understoodStatus are the final statuses this cache stores when the
-// response has explicit freshness.
+// understoodStatus are the final statuses whose caching rules this cache
+// knows (RFC 9111 section 5.2.2.3): stored with a validator alone, and
+// under must-understand.
 func understoodStatus(code int) bool {
 	return heuristicStatus(code) || code == 302 || code == 303 || code == 307 || code == 451
 }
@@ -111,12 +116,16 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 	edge, targeted := cc, false
 	if v := h.Values("Cdn-Cache-Control"); len(v) > 0 {
 		edge, targeted = parseCacheControl(v), true
-	} else if v := h.Values("Surrogate-Control"); len(v) > 0 {
-		edge, targeted = parseCacheControl(v), true
+	} else if sc, ok := parseSurrogateControl(h.Values("Surrogate-Control")); ok {
+		edge, targeted = sc, true
 	}
 	switch {
-	case !understoodStatus(status):
+	case status < 200 || status == http.StatusPartialContent || status == http.StatusNotModified:
+		// 206 is not stored (no ranges are assembled); a 304 only updates.
 		return notStorable("status")
+	case edge.mustUnderstand && !understoodStatus(status):
+		// RFC 9111 section 5.2.2.3.
+		return notStorable("must-understand")
 	case edge.noStore || (!targeted && cc.noStore):
 		return notStorable("no-store")
 	case cfg.requestNoStore:
@@ -157,6 +166,12 @@ func computePolicy(status int, h http.Header, cfg policyConfig) policy {
 		p.lifetime = expiresLifetime(h, cfg.now)
 	default:
 		explicit = false
+	}
+	if !explicit && !understoodStatus(status) && !edge.public {
+		// Any final status may be stored with explicit freshness or
+		// public (RFC 9111 sections 3 and 4.2.2); otherwise only those
+		// this cache understands.
+		return notStorable("status")
 	}
 	if !explicit {
 		switch {
@@ -224,12 +239,18 @@ func responseDate(h http.Header, now time.Time) time.Time {
 	return now
 }
 
-// ageHeader parses Age; malformed values count as 0.
+// ageHeader parses Age (RFC 9111 section 5.1). Anything but one field line
+// of digits (a list, two lines, a sign, a fraction, a parameter, garbage)
+// is taken as the greatest age (section 1.2.2): a response whose age cannot
+// be trusted is stale, not fresh.
 func ageHeader(h http.Header) time.Duration {
-	v := strings.TrimSpace(h.Get("Age"))
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
+	lines := h.Values("Age")
+	if len(lines) == 0 {
 		return 0
 	}
-	return time.Duration(min(n, maxDelta)) * time.Second
+	n := int64(maxDelta)
+	if v := strings.TrimSpace(lines[0]); len(lines) == 1 && v != "" && strings.Trim(v, "0123456789") == "" {
+		n = parseDelta(v, true)
+	}
+	return time.Duration(n) * time.Second
 }

@@ -21,12 +21,13 @@ func TestFreshnessFromResponseHeaders(t *testing.T) {
 	o.respond("/private", 200, "Cache-Control", "private, max-age=60")
 	o.respond("/nothing", 200)
 	o.respond("/404", 404, "Cache-Control", "max-age=60")
-	o.respond("/500", 500, "Cache-Control", "max-age=60")
+	o.respond("/500", 500, "Cache-Control", "max-age=60") // RFC 9111 section 3: explicit freshness
+	o.respond("/500-bare", 500)
 	e := startCache(t, o, "")
 	for path, cached := range map[string]bool{
-		"/max-age": true, "/s-maxage": true, "/expires": true, "/404": true,
+		"/max-age": true, "/s-maxage": true, "/expires": true, "/404": true, "/500": true,
 		"/expired": false, "/bad-expires": false, "/old-age": false,
-		"/no-store": false, "/private": false, "/nothing": false, "/500": false,
+		"/no-store": false, "/private": false, "/nothing": false, "/500-bare": false,
 	} {
 		first := e.get(t, path)
 		second := e.get(t, path)

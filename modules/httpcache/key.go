@@ -100,7 +100,10 @@ func variantKey(primary string, names []string, r *http.Request) string {
 
 // normalizeField folds the whitespace and list formatting that do not
 // change a field's meaning; Accept-Encoding is also lower-cased and
-// sorted, since its order carries no preference.
+// sorted, since its order carries no preference, and Accept-Language
+// lower-cased (language tags are case-insensitive, RFC 5646 section
+// 2.1.1) but not sorted: its order may rank languages of equal qvalue
+// (RFC 9110 section 12.5.4).
 func normalizeField(name string, lines []string) string {
 	var items []string
 	for _, line := range lines {
@@ -113,10 +116,12 @@ func normalizeField(name string, lines []string) string {
 			}
 		}
 	}
-	if name == "accept-encoding" {
+	if name == "accept-encoding" || name == "accept-language" {
 		for i := range items {
 			items[i] = strings.ToLower(items[i])
 		}
+	}
+	if name == "accept-encoding" {
 		slices.Sort(items)
 	}
 	return strings.Join(items, ",")

@@ -1,6 +1,7 @@
 package httpcache
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strconv"
@@ -20,9 +21,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		}
 		return h.pass(w, r, next, cs, "method")
 	}
-	if r.Header.Get("Range") != "" {
-		return h.pass(w, r, next, cs, "range")
-	}
+	// A range is served from a stored response that may be used without
+	// asking the origin; otherwise it is the origin's (partial responses
+	// are not stored).
+	ranged := r.Header.Get("Range") != ""
 	reqCC := parseCacheControl(r.Header.Values("Cache-Control"))
 	if len(r.Header.Values("Cache-Control")) == 0 && strings.Contains(strings.ToLower(r.Header.Get("Pragma")), "no-cache") {
 		reqCC.noCache = true // RFC 9111 section 5.4
@@ -37,6 +39,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if e == nil {
 		if reqCC.onlyIfCached {
 			return h.onlyIfCachedMiss(w, cs)
+		}
+		if ranged {
+			return h.pass(w, r, next, cs, "range")
 		}
 		return h.miss(w, r, next, cs, primary, key, "")
 	}
@@ -69,6 +74,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	}
 	if reqCC.onlyIfCached {
 		return h.onlyIfCachedMiss(w, cs)
+	}
+	if ranged {
+		return h.pass(w, r, next, cs, "range")
 	}
 	return h.revalidate(w, r, next, cs, e, key, reqCC)
 }
@@ -196,9 +204,14 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 		// (stale-if-error answers then).
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Duration(h.OriginTimeout))
 		fw := h.newFetchWriter(nil, r.WithContext(ctx), e, cs)
-		fw.fl = fl
-		_ = fw.run(next)
+		fw.fl, fw.relay = fl, w
+		fw.staleOnError = h.staleIfErrorAllowed(e, reqCC, time.Now())
+		err := fw.run(next)
 		cancel()
+		if fw.client != nil {
+			// Relayed: this client has had the origin's response.
+			return err
+		}
 	} else {
 		metrics.coalesced.Inc()
 	}
@@ -293,6 +306,16 @@ func (h *Handler) serveEntry(w http.ResponseWriter, r *http.Request, e *entry, c
 	}
 	hdr["Age"] = []string{strconv.FormatInt(int64(max(0, e.age(now))/time.Second), 10)}
 	cs.write(hdr)
+	if e.status == http.StatusOK && r.Header.Get("Range") != "" {
+		// The range of the stored response (RFC 9110 section 14);
+		// ServeContent also evaluates If-Range and the preconditions.
+		if _, typed := hdr["Content-Type"]; !typed {
+			hdr["Content-Type"] = nil // no sniffing: served as stored
+		}
+		lm, _ := http.ParseTime(e.header.Get("Last-Modified"))
+		http.ServeContent(w, r, "", lm, bytes.NewReader(e.body))
+		return
+	}
 	if notModified(r, e) {
 		delete(hdr, "Content-Length")
 		delete(hdr, "Content-Type")
@@ -306,7 +329,8 @@ func (h *Handler) serveEntry(w http.ResponseWriter, r *http.Request, e *entry, c
 }
 
 // notModified evaluates If-None-Match (weak comparison) or, without it,
-// If-Modified-Since against a stored 200 (RFC 9110 section 13.2.2).
+// If-Modified-Since against a stored 200 (RFC 9110 section 13.2.2,
+// RFC 9111 section 4.3.2).
 func notModified(r *http.Request, e *entry) bool {
 	if e.status != http.StatusOK {
 		return false
@@ -329,8 +353,13 @@ func notModified(r *http.Request, e *entry) bool {
 		if err != nil {
 			return false
 		}
+		// Without Last-Modified, the stored response was current as of
+		// its Date, or when it was received (RFC 9111 section 4.3.2).
 		lm, err := http.ParseTime(e.header.Get("Last-Modified"))
-		return err == nil && !lm.After(since)
+		if err != nil {
+			lm = e.date
+		}
+		return !lm.After(since)
 	}
 	return false
 }
@@ -355,12 +384,22 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 	return e
 }
 
+// bodyFields describe the stored body itself: a 304 does not replace them
+// (RFC 9111 section 3.2), or the stored bytes would be served under
+// another coding, digest, range or validator.
+var bodyFields = map[string]bool{
+	"Content-Length": true, "Content-Encoding": true, "Content-Md5": true, "Content-Range": true, "Etag": true,
+}
+
 // refreshed is e updated by a 304: new header fields replace the stored
-// ones, the body stays (RFC 9111 section 4.3.4).
+// ones, except those of the body, which stays (RFC 9111 section 4.3.4).
 func (h *Handler) refreshed(e *entry, header http.Header, r *http.Request, requestTime time.Time) *entry {
 	merged := e.header.Clone()
+	// The refreshed response is as old as the 304 says, not as the stored
+	// one was when it arrived.
+	delete(merged, "Age")
 	for k, v := range header {
-		if k == "Content-Length" {
+		if bodyFields[k] {
 			continue
 		}
 		merged[k] = v
