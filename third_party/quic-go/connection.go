@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go/internal/ackhandler"
+	"github.com/quic-go/quic-go/internal/congestion"
 	"github.com/quic-go/quic-go/internal/handshake"
 	"github.com/quic-go/quic-go/internal/monotime"
 	"github.com/quic-go/quic-go/internal/protocol"
@@ -309,7 +310,8 @@ var newConnection = func(
 	)
 	s.preSetup()
 	s.rttStats.SetInitialRTT(rtt)
-	s.sentPacketHandler = ackhandler.NewSentPacketHandler(
+	s.sentPacketHandler = ackhandler.NewSentPacketHandlerWithCongestion(
+		congestion.FactoryFromContext(ctx),
 		0,
 		protocol.ByteCount(s.config.InitialPacketSize),
 		s.rttStats,
@@ -438,7 +440,8 @@ var newClientConnection = func(
 	)
 	s.ctx, s.ctxCancel = context.WithCancelCause(ctx)
 	s.preSetup()
-	s.sentPacketHandler = ackhandler.NewSentPacketHandler(
+	s.sentPacketHandler = ackhandler.NewSentPacketHandlerWithCongestion(
+		congestion.FactoryFromContext(s.ctx),
 		initialPacketNumber,
 		protocol.ByteCount(s.config.InitialPacketSize),
 		s.rttStats,
@@ -2566,6 +2569,7 @@ func (c *Conn) sendPacketsWithoutGSO(now monotime.Time) error {
 		if _, err := c.appendOneShortHeaderPacket(buf, c.maxPacketSize(), ecn, now); err != nil {
 			if err == errNothingToPack {
 				buf.Release()
+				c.appLimited(now)
 				return nil
 			}
 			return err
@@ -2607,6 +2611,7 @@ func (c *Conn) sendPacketsWithGSO(now monotime.Time) error {
 			if err != errNothingToPack {
 				return err
 			}
+			c.appLimited(now)
 			if buf.Len() == 0 {
 				buf.Release()
 				return nil
@@ -2656,6 +2661,15 @@ func (c *Conn) sendPacketsWithGSO(now monotime.Time) error {
 
 		ecn = nextECN
 		buf = getLargePacketBuffer()
+	}
+}
+
+// appLimited tells the congestion controller that the sender ran out of
+// data while the window and pacing allowed more (lastmile patch). Mocks of
+// the sentPacketHandler need not implement it.
+func (c *Conn) appLimited(now monotime.Time) {
+	if h, ok := c.sentPacketHandler.(interface{ AppLimited(monotime.Time) }); ok {
+		h.AppLimited(now)
 	}
 }
 

@@ -90,8 +90,12 @@ type sentPacketHandler struct {
 	bytesInFlight protocol.ByteCount
 
 	congestion congestion.SendAlgorithmWithDebugInfos
-	rttStats   *utils.RTTStats
-	connStats  *utils.ConnectionStats
+	// hook is the application's controller (lastmile patch), or nil; if
+	// set, congestion is hook.
+	hook              *congestion.Hook
+	congestionFactory congestion.Factory
+	rttStats          *utils.RTTStats
+	connStats         *utils.ConnectionStats
 
 	// The number of times a PTO has been sent without receiving an ack.
 	ptoCount uint32
@@ -129,15 +133,25 @@ func NewSentPacketHandler(
 	qlogger qlogwriter.Recorder,
 	logger utils.Logger,
 ) SentPacketHandler {
-	congestion := congestion.NewCubicSender(
-		congestion.DefaultClock{},
-		rttStats,
-		connStats,
-		initialMaxDatagramSize,
-		true, // use Reno
-		qlogger,
-	)
+	return NewSentPacketHandlerWithCongestion(nil, initialPN, initialMaxDatagramSize, rttStats, connStats, clientAddressValidated, enableECN, ignorePacketsBelow, pers, qlogger, logger)
+}
 
+// NewSentPacketHandlerWithCongestion is NewSentPacketHandler with the
+// application's congestion controller factory (lastmile patch); with a nil
+// factory, or one that makes no controller, quic-go's own sender is used.
+func NewSentPacketHandlerWithCongestion(
+	congestionFactory congestion.Factory,
+	initialPN protocol.PacketNumber,
+	initialMaxDatagramSize protocol.ByteCount,
+	rttStats *utils.RTTStats,
+	connStats *utils.ConnectionStats,
+	clientAddressValidated bool,
+	enableECN bool,
+	ignorePacketsBelow func(protocol.PacketNumber),
+	pers protocol.Perspective,
+	qlogger qlogwriter.Recorder,
+	logger utils.Logger,
+) SentPacketHandler {
 	h := &sentPacketHandler{
 		peerCompletedAddressValidation: pers == protocol.PerspectiveServer,
 		peerAddressValidated:           pers == protocol.PerspectiveClient || clientAddressValidated,
@@ -147,12 +161,13 @@ func NewSentPacketHandler(
 		lostPackets:                    *newLostPacketTracker(64),
 		rttStats:                       rttStats,
 		connStats:                      connStats,
-		congestion:                     congestion,
+		congestionFactory:              congestionFactory,
 		ignorePacketsBelow:             ignorePacketsBelow,
 		perspective:                    pers,
 		qlogger:                        qlogger,
 		logger:                         logger,
 	}
+	h.newCongestionController(initialMaxDatagramSize)
 	if enableECN {
 		h.enableECN = true
 		h.ecnTracker = newECNTracker(logger, qlogger)
@@ -167,6 +182,43 @@ func (h *sentPacketHandler) removeFromBytesInFlight(p *packet) {
 		}
 		h.bytesInFlight -= p.Length
 		p.includedInBytesInFlight = false
+	}
+}
+
+// newCongestionController sets up the controller of a new path: the
+// application's if its factory makes one, else quic-go's NewReno.
+func (h *sentPacketHandler) newCongestionController(initialMaxDatagramSize protocol.ByteCount) {
+	h.hook = congestion.NewHook(h.congestionFactory, h.rttStats, initialMaxDatagramSize, h.qlogger)
+	if h.hook != nil {
+		h.congestion = h.hook
+		return
+	}
+	h.congestion = congestion.NewCubicSender(
+		congestion.DefaultClock{},
+		h.rttStats,
+		h.connStats,
+		initialMaxDatagramSize,
+		true, // use Reno
+		h.qlogger,
+	)
+}
+
+// congestionPacketLost tells the controller p was declared lost.
+func (h *sentPacketHandler) congestionPacketLost(pn protocol.PacketNumber, p *packet, priorInFlight protocol.ByteCount) {
+	if h.hook == nil {
+		h.congestion.OnCongestionEvent(pn, p.Length, priorInFlight)
+		return
+	}
+	h.connStats.PacketsLost.Add(1)
+	h.connStats.BytesLost.Add(uint64(p.Length))
+	h.hook.PacketLost(pn, p.Length, p.SendTime)
+}
+
+// AppLimited tells the controller the sender had nothing to send although
+// the window and pacing allowed it (lastmile patch).
+func (h *sentPacketHandler) AppLimited(now monotime.Time) {
+	if h.hook != nil {
+		h.hook.OnAppLimited(now, h.bytesInFlight)
 	}
 }
 
@@ -424,7 +476,9 @@ func (h *sentPacketHandler) ReceivedAck(ack *wire.AckFrame, encLevel protocol.En
 	// Only inform the ECN tracker about new 1-RTT ACKs if the ACK increases the largest acked.
 	if encLevel == protocol.Encryption1RTT && h.ecnTracker != nil && largestAcked > pnSpace.largestAcked {
 		congested := h.ecnTracker.HandleNewlyAcked(ackedPackets, int64(ack.ECT0), int64(ack.ECT1), int64(ack.ECNCE))
-		if congested {
+		if congested && h.hook != nil {
+			h.hook.ECNCongestion(int64(ack.ECNCE))
+		} else if congested {
 			h.congestion.OnCongestionEvent(largestAcked, 0, priorInFlight)
 		}
 	}
@@ -437,7 +491,9 @@ func (h *sentPacketHandler) ReceivedAck(ack *wire.AckFrame, encLevel protocol.En
 	}
 	var acked1RTTPacket bool
 	for _, p := range ackedPackets {
-		if p.includedInBytesInFlight {
+		if p.includedInBytesInFlight && h.hook != nil {
+			h.hook.PacketAcked(p.PacketNumber, p.Length, p.SendTime)
+		} else if p.includedInBytesInFlight {
 			h.congestion.OnPacketAcked(p.PacketNumber, p.Length, priorInFlight, rcvTime)
 		}
 		if p.EncryptionLevel == protocol.Encryption1RTT {
@@ -447,6 +503,9 @@ func (h *sentPacketHandler) ReceivedAck(ack *wire.AckFrame, encLevel protocol.En
 		if !p.isPathProbePacket {
 			putPacket(p.packet)
 		}
+	}
+	if h.hook != nil {
+		h.hook.EndOfEvent(rcvTime, largestAcked, priorInFlight, h.bytesInFlight, h.rttStats)
 	}
 
 	// detect spurious losses for application data packets, if the ACK was not reordered
@@ -854,7 +913,7 @@ func (h *sentPacketHandler) detectLostPackets(now monotime.Time, encLevel protoc
 				h.removeFromBytesInFlight(p)
 				h.queueFramesForRetransmission(p)
 				if !p.IsPathMTUProbePacket {
-					h.congestion.OnCongestionEvent(pn, p.Length, priorInFlight)
+					h.congestionPacketLost(pn, p, priorInFlight)
 				}
 				if encLevel == protocol.Encryption1RTT && h.ecnTracker != nil {
 					h.ecnTracker.LostPacket(pn)
@@ -884,7 +943,11 @@ func (h *sentPacketHandler) OnLossDetectionTimeout(now monotime.Time) error {
 			})
 		}
 		// Early retransmit or time loss detection
+		priorInFlight := h.bytesInFlight
 		h.detectLostPackets(now, encLevel)
+		if h.hook != nil {
+			h.hook.EndOfEvent(now, -1, priorInFlight, h.bytesInFlight, h.rttStats)
+		}
 		return nil
 	}
 
@@ -927,6 +990,9 @@ func (h *sentPacketHandler) OnLossDetectionTimeout(now monotime.Time) error {
 		h.qlogger.RecordEvent(qlog.PTOCountUpdated{PTOCount: h.ptoCount})
 	}
 	h.numProbesToSend += 2
+	if h.hook != nil {
+		h.hook.OnRetransmissionTimeout(true)
+	}
 	//nolint:exhaustive // We never arm a PTO timer for 0-RTT packets.
 	switch encLevel {
 	case protocol.EncryptionInitial:
@@ -1131,13 +1197,9 @@ func (h *sentPacketHandler) MigratedPath(now monotime.Time, initialMaxDatagramSi
 	for pn := range h.appDataPackets.history.PathProbes() {
 		h.appDataPackets.history.RemovePathProbe(pn)
 	}
-	h.congestion = congestion.NewCubicSender(
-		congestion.DefaultClock{},
-		h.rttStats,
-		h.connStats,
-		initialMaxDatagramSize,
-		true, // use Reno
-		h.qlogger,
-	)
+	// A new path has its own bandwidth and RTT (RFC 9000, section 9.4):
+	// the application's factory makes a fresh controller, as quic-go makes a
+	// fresh sender.
+	h.newCongestionController(initialMaxDatagramSize)
 	h.setLossDetectionTimer(now)
 }
