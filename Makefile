@@ -7,15 +7,16 @@ CHROMIUM ?= /usr/bin/chromium
 PROMETHEUS ?= /usr/bin/prometheus
 PODMAN ?= /usr/bin/podman
 
-.PHONY: test deps go-test web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
+.PHONY: test deps quic-go-check go-test web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
 
 # How long each fuzz target runs in `make test`; longer runs: make fuzz FUZZTIME=10m
 FUZZTIME ?= 10s
 
-test: deps go-test web-test fuzz lab-smoke k6-test image-test
+test: deps quic-go-check go-test web-test fuzz lab-smoke k6-test image-test
 
 deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.json
 	$(GO) mod download
+	cd third_party/quic-go && $(GO) mod download
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
 # remote-write output and of deploy/'s Prometheus files, podman to build
@@ -27,6 +28,19 @@ $(CHROMIUM) $(PROMETHEUS) $(PODMAN) &:
 
 web-client/node_modules/.package-lock.json: web-client/package-lock.json
 	cd web-client && npm ci --no-audit --no-fund
+
+# The edge builds with quic-go plus lastmile's congestion-controller hook
+# (third_party/quic-go/README.md). The tree must be pristine quic-go plus
+# third_party/quic-go.patch; quic-go's own tests of the packages the patch
+# touches must pass; and lastmile's modules must still build against
+# upstream quic-go, as xcaddy builds them without --replace.
+quic-go-check:
+	third_party/quic-go.sh check
+	cd third_party/quic-go && $(GO) test -count=1 . ./internal/ackhandler/ ./internal/congestion/
+	tmp=$$(mktemp -d) && cp go.mod $$tmp/upstream.mod && cp go.sum $$tmp/upstream.sum && \
+	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go && \
+	$(GO) build -modfile=$$tmp/upstream.mod ./modules/... ./internal/... ./edge; \
+	rc=$$?; rm -rf $$tmp; exit $$rc
 
 go-test:
 	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m ./...

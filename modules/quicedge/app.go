@@ -22,6 +22,8 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/quic-go/quic-go"
 	"go.uber.org/zap"
+
+	"github.com/lastmile-edge/lastmile/internal/qlogdir"
 )
 
 func init() {
@@ -78,7 +80,21 @@ type App struct {
 	// requests before it closes its connections. Default 10s.
 	GracePeriod caddy.Duration `json:"grace_period,omitempty"`
 
+	// CongestionControl is the congestion controller of new connections:
+	// "bbr" (lastmile's), "cubic" or "reno" (quic-go's own). Default bbr
+	// when the build has it, else reno, quic-go's default (congestion.go).
+	CongestionControl string `json:"congestion_control,omitempty"`
+
+	// QlogDir turns on qlog tracing: one file per connection in this
+	// directory, up to QlogMaxSize in all (qlog.go). Default: the QLOGDIR
+	// environment variable, as in quic-go; off if unset.
+	QlogDir string `json:"qlog_dir,omitempty"`
+
+	// QlogMaxSize bounds the bytes of qlog this app writes. Default 1 GiB.
+	QlogMaxSize int64 `json:"qlog_max_size,omitempty"`
+
 	allowEarly caddyhttp.MatcherSets
+	qlog       *qlogdir.Dir
 	bindings   []*binding
 	logger     *zap.Logger
 	ctx        caddy.Context
@@ -126,6 +142,15 @@ func (a *App) Provision(ctx caddy.Context) error {
 	}
 	if a.GracePeriod == 0 {
 		a.GracePeriod = caddy.Duration(10 * time.Second)
+	}
+	if a.CongestionControl == "" {
+		a.CongestionControl = defaultController()
+	}
+	if err := a.checkCongestionControl(); err != nil {
+		return err
+	}
+	if err := a.provisionQlog(); err != nil {
+		return err
 	}
 	if a.AllowEarlyData != nil {
 		mods, err := ctx.LoadModule(a, "AllowEarlyData")
@@ -221,6 +246,7 @@ func (a *App) quicConfig() *quic.Config {
 		EnableDatagrams:         a.datagrams(),
 		// webtransport-go refuses connections without it.
 		EnableStreamResetPartialDelivery: true,
+		Tracer:                           a.qlogTracer(),
 	}
 }
 
