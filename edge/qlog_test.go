@@ -52,6 +52,7 @@ func TestQlogDirTracesEachConnection(t *testing.T) {
 				t.Fatal(err)
 			}
 			if bytes.Contains(data, []byte(`"recovery:metrics_updated"`)) && bytes.Contains(data, []byte(`"congestion_window"`)) {
+				t.Logf("qlog of a connection with 3 page loads: %d bytes", len(data))
 				return
 			}
 		}
