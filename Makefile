@@ -39,6 +39,7 @@ quic-go-check:
 	cd third_party/quic-go && $(GO) test -count=1 . ./internal/ackhandler/ ./internal/congestion/
 	tmp=$$(mktemp -d) && cp go.mod $$tmp/upstream.mod && cp go.sum $$tmp/upstream.sum && \
 	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go && \
+	$(GO) mod download -modfile=$$tmp/upstream.mod github.com/quic-go/quic-go && \
 	$(GO) build -modfile=$$tmp/upstream.mod ./modules/... ./internal/... ./edge && \
 	LASTMILE_UPSTREAM_QUIC_GO=1 $(GO) test -count=1 -modfile=$$tmp/upstream.mod ./internal/congestion/quichook/; \
 	rc=$$?; rm -rf $$tmp; exit $$rc
