@@ -33,8 +33,25 @@ func qlogBytes(t *testing.T, dir string) (files []string, total int64) {
 	return matches, total
 }
 
+// waitQlog polls dir's server qlog files until done accepts them, and
+// fails after 5 s.
+func waitQlog(t *testing.T, dir string, done func(files []string, total int64) bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		files, total := qlogBytes(t, dir)
+		if done(files, total) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("qlog in %s never as wanted: %d bytes in %v", dir, total, files)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // qlog_dir writes each connection's qlog, with the congestion controller's
-// metrics, once the connection ends.
+// metrics.
 func TestQlogDirTracesEachConnection(t *testing.T) {
 	dir := t.TempDir()
 	e := startEdgeWith(t, withQlog(dir, "64MiB"))
@@ -43,24 +60,16 @@ func TestQlogDirTracesEachConnection(t *testing.T) {
 		get(t, c, e.URL(fmt.Sprintf("/page/%d", i)))
 	}
 	tr.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		files, _ := qlogBytes(t, dir)
-		if len(files) == 1 {
-			data, err := os.ReadFile(files[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if bytes.Contains(data, []byte(`"recovery:metrics_updated"`)) && bytes.Contains(data, []byte(`"congestion_window"`)) {
-				t.Logf("qlog of a connection with 3 page loads: %d bytes", len(data))
-				return
-			}
+	waitQlog(t, dir, func(files []string, _ int64) bool {
+		if len(files) != 1 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no complete qlog with congestion metrics in %s: %v", dir, files)
+		data, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return bytes.Contains(data, []byte(`"recovery:metrics_updated"`)) && bytes.Contains(data, []byte(`"congestion_window"`))
+	})
 }
 
 // The qlog budget bounds the disk used across connections.
@@ -76,18 +85,10 @@ func TestQlogMaxSizeBoundsDisk(t *testing.T) {
 		tr.Close()
 	}
 	// Writes reach the files in 4 KiB chunks, each within the budget.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		files, total := qlogBytes(t, dir)
+	waitQlog(t, dir, func(files []string, total int64) bool {
 		if total > budget {
 			t.Fatalf("%d qlog files of %d bytes in all, over the %d budget", len(files), total, budget)
 		}
-		if total > budget-4096 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d qlog files of %d bytes in all: budget of %d never reached", len(files), total, budget)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return total > budget-4096
+	})
 }
