@@ -19,7 +19,9 @@ check)
 	trap 'rm -rf "$work"' EXIT
 	cp -r "$pristine" "$work/quic-go"
 	chmod -R u+w "$work/quic-go"
-	patch -s -p1 -d "$work/quic-go" <"$patchfile"
+	# git apply, outside any repository, works like patch(1), which a
+	# fresh machine may lack.
+	(cd "$work/quic-go" && git apply -p1 "$patchfile")
 	if ! diff -r --exclude=README.md "$work/quic-go" "$tree" >"$work/diff"; then
 		cat "$work/diff" >&2
 		echo "third_party/quic-go differs from quic-go $VERSION + quic-go.patch: edit the tree, then run $0 diff" >&2
