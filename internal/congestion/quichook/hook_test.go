@@ -183,19 +183,8 @@ func selfSigned(t *testing.T) *tls.Config {
 // returns the server's connection once the client has read everything.
 func transfer(t *testing.T, cc *Conn, size int) *quic.Conn {
 	t.Helper()
-	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &quic.Transport{Conn: pc, ConnContext: func(ctx context.Context, _ *quic.ClientInfo) (context.Context, error) {
-		return cc.Context(ctx), nil
-	}}
-	t.Cleanup(func() { tr.Close(); pc.Close() })
-	ln, err := tr.Listen(selfSigned(t), &quic.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := startLossyProxy(t, pc.LocalAddr().(*net.UDPAddr), 10, 20)
+	srv, ln := serve(t, cc)
+	proxy := startLossyProxy(t, srv.Conn.LocalAddr().(*net.UDPAddr), 10, 20)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -216,7 +205,7 @@ func transfer(t *testing.T, cc *Conn, size int) *quic.Conn {
 		served <- conn
 	}()
 	client, err := quic.DialAddr(ctx, proxy.conn.LocalAddr().String(),
-		&tls.Config{InsecureSkipVerify: true, NextProtos: []string{"test"}}, &quic.Config{})
+		clientTLS(), &quic.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

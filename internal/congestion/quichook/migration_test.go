@@ -14,6 +14,24 @@ import (
 	"github.com/lastmile-edge/lastmile/internal/congestion"
 )
 
+// serve listens on loopback, each connection getting cc's controller.
+func serve(t *testing.T, cc *Conn) (*quic.Transport, *quic.Listener) {
+	t.Helper()
+	srv := &quic.Transport{Conn: listenLoopback(t), ConnContext: func(ctx context.Context, _ *quic.ClientInfo) (context.Context, error) {
+		return cc.Context(ctx), nil
+	}}
+	t.Cleanup(func() { srv.Close() })
+	ln, err := srv.Listen(selfSigned(t), &quic.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, ln
+}
+
+func clientTLS() *tls.Config {
+	return &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"test"}}
+}
+
 func listenLoopback(t *testing.T) *net.UDPConn {
 	t.Helper()
 	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
@@ -33,19 +51,12 @@ func TestMigrationStartsFreshController(t *testing.T) {
 		made.Add(1)
 		return &recorder{}
 	}, false)
-	srv := &quic.Transport{Conn: listenLoopback(t), ConnContext: func(ctx context.Context, _ *quic.ClientInfo) (context.Context, error) {
-		return cc.Context(ctx), nil
-	}}
-	t.Cleanup(func() { srv.Close() })
-	ln, err := srv.Listen(selfSigned(t), &quic.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, ln := serve(t, cc)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	tr1, tr2 := &quic.Transport{Conn: listenLoopback(t)}, &quic.Transport{Conn: listenLoopback(t)}
 	t.Cleanup(func() { tr1.Close(); tr2.Close() })
-	conn, err := tr1.Dial(ctx, srv.Conn.LocalAddr(), &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"test"}}, &quic.Config{})
+	conn, err := tr1.Dial(ctx, srv.Conn.LocalAddr(), clientTLS(), &quic.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
