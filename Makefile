@@ -7,7 +7,7 @@ CHROMIUM ?= /usr/bin/chromium
 PROMETHEUS ?= /usr/bin/prometheus
 PODMAN ?= /usr/bin/podman
 
-.PHONY: test deps vet cross go-test cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
+.PHONY: test deps vet cross quic-go-check go-test cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
 
 # One build configuration for every go command below (tests, the binaries
 # tests and scripts run, the image): the image's, static and with trimmed
@@ -21,7 +21,7 @@ export GOFLAGS := $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath
 # runs the fuzz targets' seeds and saved crashers on every run, and
 # fuzzing them costs 4.5 min of instrumented builds (all of Caddy again)
 # for 10 s per target.
-TEST_TARGETS := deps vet cross go-test cache-tests web-test lab-smoke k6-test image-test
+TEST_TARGETS := deps vet cross quic-go-check go-test cache-tests web-test lab-smoke k6-test image-test
 
 test:
 	@start=$$SECONDS; for t in $(TEST_TARGETS); do \
@@ -30,11 +30,13 @@ test:
 	done; echo "make test: all took $$((SECONDS - start)) s" >&2
 
 # Go modules: those the packages and tests of each module import (`go mod
-# download` would fetch every module go.mod lists, needed or not).
+# download` would fetch every module go.mod lists, needed or not), and
+# those of the quic-go packages whose own tests quic-go-check runs.
 deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.json modules/httpcache/cachetests/node_modules/.package-lock.json
 	$(GO) list -deps -test ./... >/dev/null
 	cd loadtest/k6 && $(GO) list -deps -test ./... >/dev/null
 	cd .ci/crosscheck && $(GO) list -deps ./... >/dev/null
+	cd third_party/quic-go && $(GO) list -deps -test . ./internal/ackhandler/ ./internal/congestion/ >/dev/null
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
 # remote-write output and of deploy/'s Prometheus files, podman to build
@@ -51,8 +53,23 @@ web-client/node_modules/.package-lock.json: web-client/package-lock.json
 # gofmt and go vet clean (go test runs only part of vet; loadtest/k6 is
 # vetted by k6-test).
 vet:
-	@files=$$(gofmt -l $$(git ls-files '*.go')); [ -z "$$files" ] || { echo "gofmt: $$files" >&2; exit 1; }
+	@files=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/')); [ -z "$$files" ] || { echo "gofmt: $$files" >&2; exit 1; }
 	$(GO) vet ./...
+
+# The edge builds with quic-go plus lastmile's congestion-controller hook
+# (third_party/quic-go/README.md). The tree must be pristine quic-go plus
+# third_party/quic-go.patch; quic-go's own tests of the packages the patch
+# touches must pass; and lastmile's modules must still build against
+# upstream quic-go, as xcaddy builds them without --replace.
+quic-go-check:
+	third_party/quic-go.sh check
+	cd third_party/quic-go && $(GO) test -count=1 . ./internal/ackhandler/ ./internal/congestion/
+	tmp=$$(mktemp -d) && cp go.mod $$tmp/upstream.mod && cp go.sum $$tmp/upstream.sum && \
+	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go && \
+	$(GO) mod download -modfile=$$tmp/upstream.mod github.com/quic-go/quic-go && \
+	$(GO) build -modfile=$$tmp/upstream.mod ./modules/... ./internal/... ./edge && \
+	LASTMILE_UPSTREAM_QUIC_GO=1 $(GO) test -count=1 -modfile=$$tmp/upstream.mod ./internal/congestion/quichook/; \
+	rc=$$?; rm -rf $$tmp; exit $$rc
 
 # Builds wherever Caddy builds: both modules, tests included, type-checked
 # for darwin, freebsd and windows (a cross build would compile all of Caddy

@@ -174,3 +174,7 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	howett.net/plist v1.0.1 // indirect
 )
+
+// lastmile carries quic-go v0.63.0 with its congestion-controller hook:
+// third_party/quic-go/README.md.
+replace github.com/quic-go/quic-go => ./third_party/quic-go

@@ -22,6 +22,8 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/quic-go/quic-go"
 	"go.uber.org/zap"
+
+	"github.com/lastmile-edge/lastmile/internal/qlogdir"
 )
 
 func init() {
@@ -79,7 +81,21 @@ type App struct {
 	// requests before it closes its connections. Default 10s.
 	GracePeriod caddy.Duration `json:"grace_period,omitempty"`
 
+	// CongestionControl is the congestion controller of new connections:
+	// "bbr" (lastmile's), "cubic" or "reno" (quic-go's own). Default bbr
+	// when the build has it, else reno, quic-go's default (congestion.go).
+	CongestionControl string `json:"congestion_control,omitempty"`
+
+	// QlogDir turns on qlog tracing: one file per connection in this
+	// directory, up to QlogMaxSize in all (qlog.go). Default: the QLOGDIR
+	// environment variable, as in quic-go; off if unset.
+	QlogDir string `json:"qlog_dir,omitempty"`
+
+	// QlogMaxSize bounds the bytes of qlog this app writes. Default 1 GiB.
+	QlogMaxSize int64 `json:"qlog_max_size,omitempty"`
+
 	allowEarly caddyhttp.MatcherSets
+	qlog       *qlogdir.Dir
 	bindings   []*binding
 	logger     *zap.Logger
 	ctx        caddy.Context
@@ -127,6 +143,12 @@ func (a *App) Provision(ctx caddy.Context) error {
 	}
 	if a.GracePeriod == 0 {
 		a.GracePeriod = caddy.Duration(10 * time.Second)
+	}
+	if a.CongestionControl == "" {
+		a.CongestionControl = defaultController()
+	}
+	if err := a.provisionQlog(); err != nil {
+		return err
 	}
 	if a.AllowEarlyData != nil {
 		mods, err := ctx.LoadModule(a, "AllowEarlyData")
@@ -232,8 +254,10 @@ func (a *App) Validate() error {
 		return fmt.Errorf("quic: max_incoming_streams %d: want 1 to %d", a.MaxIncomingStreams, maxIncomingStreams)
 	case a.InitialPacketSize < 1200:
 		return fmt.Errorf("quic: initial_packet_size %d: want 1200 to 65535", a.InitialPacketSize)
+	case a.QlogMaxSize < 0:
+		return fmt.Errorf("quic: qlog_max_size %d: must be positive", a.QlogMaxSize)
 	}
-	return nil
+	return a.checkCongestionControl()
 }
 
 func (a *App) quicConfig() *quic.Config {
@@ -252,6 +276,7 @@ func (a *App) quicConfig() *quic.Config {
 		EnableDatagrams:         a.datagrams(),
 		// webtransport-go refuses connections without it.
 		EnableStreamResetPartialDelivery: true,
+		Tracer:                           a.qlogTracer(),
 	}
 }
 

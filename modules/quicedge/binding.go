@@ -93,7 +93,11 @@ func (b *binding) serveConn(conn *quic.Conn) {
 	metrics.connsAccepted.Inc()
 	openConns.Add(1)
 	b.conns.Add(1)
+	cc := connController(conn)
+	b.app.warnIfHookMissing(cc)
+	liveConns.Store(conn, cc)
 	defer func() {
+		liveConns.Delete(conn)
 		openConns.Add(-1)
 		b.conns.Add(-1)
 		b.ep.forget(b)
@@ -109,6 +113,7 @@ func (b *binding) serveConn(conn *quic.Conn) {
 	}
 	<-conn.Context().Done()
 	observeEnded(conn.ConnectionStats())
+	observeController(cc.Stats())
 }
 
 func (b *binding) watchHandshake(conn *quic.Conn) {

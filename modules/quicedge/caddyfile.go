@@ -9,6 +9,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/dustin/go-humanize"
 )
 
 func init() {
@@ -32,6 +33,9 @@ func init() {
 //		zero_rtt on|off
 //		allow_early_data { <matchers> }
 //		grace_period <duration>
+//		congestion_control bbr|cubic|reno
+//		qlog_dir <path>
+//		qlog_max_size <size>
 //	}
 func parseGlobalOption(d *caddyfile.Dispenser, _ any) (any, error) {
 	app := new(App)
@@ -118,6 +122,37 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return err
 			}
 			a.AllowEarlyData = append(a.AllowEarlyData, set)
+		case "congestion_control":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			a.CongestionControl = d.Val()
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			if err := a.checkCongestionControl(); err != nil {
+				return d.Err(err.Error())
+			}
+		case "qlog_dir":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			a.QlogDir = d.Val()
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+		case "qlog_max_size":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			size, err := humanize.ParseBytes(d.Val())
+			if err != nil || size == 0 || size > 1<<50 {
+				return d.Errf("qlog_max_size %s: want a size such as 512MiB", d.Val())
+			}
+			a.QlogMaxSize = int64(size)
+			if d.NextArg() {
+				return d.ArgErr()
+			}
 		default:
 			return d.Errf("unrecognized quic option %q", opt)
 		}

@@ -21,6 +21,8 @@ func TestCaddyfileErrors(t *testing.T) {
 		{"packet size not 16 bits", "quic {\n\tinitial_packet_size 70000\n}", "want 1200 to 65535"},
 		{"not on or off", "quic {\n\tdatagrams maybe\n}", "want on or off"},
 		{"argument on option", "quic now {\n}", "wrong argument count"},
+		{"unknown controller", "quic {\n\tcongestion_control vegas\n}", `congestion_control "vegas": want one of [bbr cubic reno]`},
+		{"bad qlog size", "quic {\n\tqlog_max_size lots\n}", "want a size such as 512MiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := adapttest.Error(t, "{\n"+tc.option+"\n}\nexample.com {\n\trespond hi\n}\n")

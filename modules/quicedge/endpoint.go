@@ -61,7 +61,8 @@ func listenEndpoint(key, network, hostport, port string) (*endpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("binding UDP %s: %w", hostport, err)
 	}
-	e := &endpoint{key: key, port: port, conn: pc, tr: &quic.Transport{Conn: pc}, done: make(chan struct{}), live: make(map[*binding]struct{})}
+	e := &endpoint{key: key, port: port, conn: pc, done: make(chan struct{}), live: make(map[*binding]struct{})}
+	e.tr = &quic.Transport{Conn: pc, ConnContext: e.connContext}
 	// TLS and QUIC settings are looked up per connection, so a reload
 	// changes them for new connections without a new listener.
 	tlsConf := &tls.Config{GetConfigForClient: e.tlsConfigForClient}

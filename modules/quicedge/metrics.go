@@ -91,5 +91,6 @@ func registerMetrics(reg prometheus.Registerer) error {
 	return promreg.Register(reg,
 		metrics.connsAccepted, metrics.connsOpen, metrics.handshakes,
 		metrics.zeroRTTConns, metrics.earlyRequests, metrics.requests,
-		metrics.clientRTT, metrics.clientLoss, metrics.packetsSent, metrics.packetsLost)
+		metrics.clientRTT, metrics.clientLoss, metrics.packetsSent, metrics.packetsLost,
+		ccMetrics.cwnd, ccMetrics.pacingRate, ccMetrics.deliveryRate, ccMetrics.stateSeconds)
 }

@@ -32,6 +32,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/lastmile-edge/lastmile/internal/demoorigin"
+	"github.com/lastmile-edge/lastmile/internal/qlogdir"
 )
 
 // Helpers run inside the lab's namespaces: the lab re-executes this
@@ -259,11 +260,20 @@ func pageLoadCmd(args []string) error {
 	proto := fs.String("proto", "h2", "h2 or h3")
 	runs := fs.Int("runs", 20, "page loads")
 	mode := fs.String("mode", "cold", "cold or warm")
+	qlogDir := fs.String("qlog", os.Getenv("QLOGDIR"), "directory for a qlog file per HTTP/3 connection, <odcid>_client.sqlog (default $QLOGDIR; none if empty)")
 	_ = fs.Parse(args)
+	quicConf := &quic.Config{}
+	if *qlogDir != "" {
+		d, err := qlogdir.New(*qlogDir, clientQlogMaxSize)
+		if err != nil {
+			return err
+		}
+		quicConf.Tracer = d.Tracer
+	}
 	newClient := func() (*http.Client, func()) {
 		tlsConf := &tls.Config{InsecureSkipVerify: true} // lab certificates
 		if *proto == "h3" {
-			tr := &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: &quic.Config{}}
+			tr := &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: quicConf}
 			return &http.Client{Transport: tr, Timeout: 60 * time.Second}, func() { tr.Close() }
 		}
 		tr := &http.Transport{TLSClientConfig: tlsConf, ForceAttemptHTTP2: true}
@@ -289,6 +299,10 @@ func pageLoadCmd(args []string) error {
 	}
 	return json.NewEncoder(os.Stdout).Encode(results)
 }
+
+// clientQlogMaxSize bounds the qlog of one pageload run: a few hundred
+// page loads write tens of MB.
+const clientQlogMaxSize = 1 << 30
 
 func loadPage(c *http.Client, base string, page int) loadResult {
 	start := time.Now()

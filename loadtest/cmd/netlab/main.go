@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/lastmile-edge/lastmile/loadtest/netlab"
@@ -45,12 +46,24 @@ func main() {
 	profilesPath := fs.String("profiles", "", "profiles file (default: the embedded loadtest/netlab/profiles.json)")
 	lastmileBin := fs.String("lastmile", "loadtest/bin/lastmile", "the lastmile binary (built if missing)")
 	seconds := fs.Int("seconds", 20, "length of each transfer in the cc experiment")
+	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog)")
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|cc|origin-link|smoke [flags]")
 		os.Exit(2)
 	}
 	cmd := os.Args[1]
 	_ = fs.Parse(os.Args[2:])
+	if *qlog != "" {
+		// The edge and the pageload helper read QLOGDIR.
+		dir, err := filepath.Abs(*qlog)
+		if err == nil {
+			err = os.Setenv("QLOGDIR", dir)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "netlab:", err)
+			os.Exit(2)
+		}
+	}
 	if err := netlab.Requirements(); err != nil {
 		if cmd == "smoke" {
 			fmt.Println("netlab smoke skipped:", err)
