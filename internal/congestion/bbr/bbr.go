@@ -92,13 +92,10 @@ type BBR struct {
 	drainStartRound        uint64
 	consecutiveTimeouts    int
 	lastLostNumber         int64
-	lossRangesInRound      int   // discontiguous lost ranges this loss round
-	lostInRound            int64 // bytes lost this loss round
-	deliveredInRound       int64 // bytes delivered this loss round
-	cePacketsInRound       int64
-	ackedPacketsInRound    int64
+	round                  lossRound // the loss round under way
+	lastRound              lossRound // the one that ended on this ACK
 	ecnAlpha               float64
-	ecnInRound             bool
+	randomLoss             float64 // the path's loss rate without a queue
 	lossRoundDelivered     int64
 	lossRoundStart         bool
 	isLossInRound          bool
@@ -236,7 +233,7 @@ func (b *BBR) OnAck(ev congestion.AckEvent) {
 	rs := &b.rs
 	for _, p := range ev.Acked {
 		b.rate.onAcked(now, p.Number, rs)
-		b.ackedPacketsInRound++
+		b.round.ackedPackets++
 		if b.inRecovery && p.Number > b.recoveryEnd {
 			b.exitRecovery()
 		}
@@ -244,11 +241,8 @@ func (b *BBR) OnAck(ev congestion.AckEvent) {
 	if len(ev.Acked) > 0 {
 		b.consecutiveTimeouts = 0
 	}
-	b.deliveredInRound += rs.newlyAcked
-	b.cePacketsInRound += max(ev.ECNCE, 0)
-	if ev.ECNCE > 0 {
-		b.ecnInRound = true
-	}
+	b.round.delivered += rs.newlyAcked
+	b.round.cePackets += max(ev.ECNCE, 0)
 	b.inflight = max(ev.BytesInFlight, 0)
 	for _, p := range ev.Lost {
 		b.onLost(now, p)
@@ -257,8 +251,13 @@ func (b *BBR) OnAck(ev congestion.AckEvent) {
 		b.connMinRTT = rtt
 	}
 	b.rate.generate(now, rs, b.connMinRTT)
-	if rs.hasData && (b.connMinRTT == 0 || rs.rtt < b.connMinRTT) && rs.rtt > 0 {
-		b.connMinRTT = rs.rtt
+	if rs.hasData && rs.rtt > 0 {
+		if b.connMinRTT == 0 || rs.rtt < b.connMinRTT {
+			b.connMinRTT = rs.rtt
+		}
+		if b.round.minRTT == 0 || rs.rtt < b.round.minRTT {
+			b.round.minRTT = rs.rtt
+		}
 	}
 	if !b.pacingInitialised && ev.RTT.Smoothed > 0 {
 		b.initPacingRate(ev.RTT.Smoothed)

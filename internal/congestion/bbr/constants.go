@@ -87,3 +87,12 @@ const (
 	ecnAlphaGain = 1.0 / 16
 	ecnFactor    = 1.0 / 3
 )
+
+// lastmile's own, for paths with random loss (see lossThreshold).
+const (
+	// maxLossThresh caps the loss threshold however lossy the path.
+	maxLossThresh = 0.15
+	// randomLossMinPackets is the least a round must carry, in packets, to
+	// measure the path's random loss rate.
+	randomLossMinPackets = 8
+)

@@ -48,23 +48,25 @@ func (b *BBR) checkStartupDone() {
 
 // checkStartupHighLoss is CheckStartupHighLoss (§5.3.1.3), judged at the
 // end of each loss round: Startup ends on loss once the connection has
-// been in recovery for a full round, the round lost more than
-// BBR.LossThresh of its data, in at least six discontiguous ranges (QUIC
-// acknowledges selectively, so it can see them all).
+// been in recovery for a full round and the round lost more than the loss
+// threshold of its data, in at least six discontiguous ranges (QUIC
+// acknowledges selectively, so it sees them all). The draft wants these
+// criteria to show the bottleneck "fully utilized on a sustained basis";
+// on a radio link random losses meet them within a few rounds, long
+// before the pipe is full, so the round must also have kept a standing
+// queue, which is what a full bottleneck shows. The bandwidth plateau
+// still ends Startup where the queue is too shallow to see.
 func (b *BBR) checkStartupHighLoss() {
-	if !b.lossRoundStart {
+	r := &b.lastRound
+	if !b.lossRoundStart || b.state != startup || b.fullBwReached {
 		return
 	}
-	if b.state == startup && !b.fullBwReached && b.inRecovery &&
-		b.roundCount > b.recoveryStartRound &&
-		b.lossRangesInRound >= startupFullLossCount &&
-		float64(b.lostInRound) > lossThresh*float64(b.lostInRound+b.deliveredInRound) {
+	if b.inRecovery && b.roundCount > b.recoveryStartRound &&
+		r.lostRanges >= startupFullLossCount && r.lossRate() > b.lossThreshold() &&
+		r.queued(b.minRTT) {
 		b.fullBwReached = true
 		b.inflightLongterm = max(b.bdp, b.inflightLatest)
 	}
-	b.lossRangesInRound = 0
-	b.lostInRound = 0
-	b.deliveredInRound = 0
 }
 
 // enterDrain is EnterDrain (§5.3.2).

@@ -1,0 +1,462 @@
+package bbr
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/congestion"
+)
+
+// A discrete-event simulation of one flow through a bottleneck, driving a
+// congestion.Controller the way quic-go does: OnPacketSent for each packet,
+// OnAck with the packets an ACK frame newly acknowledges and those the
+// sender's RFC 9002 loss detection declares lost, OnAppLimited when the
+// application has nothing to send, and pacing through HasPacingBudget and
+// TimeUntilSend. Time is simulated; nothing sleeps, and a seeded RNG makes
+// every run the same.
+
+// path is the simulated network.
+type path struct {
+	rate       float64       // bottleneck rate, bytes per second
+	delay      time.Duration // one-way propagation delay, each way
+	queue      int64         // bottleneck buffer, bytes
+	loss       float64       // random loss probability per packet
+	ecnAbove   int64         // CE-mark packets queued above this many bytes; 0: no ECN
+	ackEvery   int           // the receiver acknowledges every ackEvery packets
+	maxAckWait time.Duration // or after this long
+}
+
+// mbit converts megabits per second to bytes per second.
+func mbit(m float64) float64 { return m * 1e6 / 8 }
+
+const simMSS = 1200
+
+func (p path) minRTT() time.Duration {
+	return 2*p.delay + time.Duration(float64(simMSS)/p.rate*float64(time.Second))
+}
+
+// bdp is the path's bandwidth-delay product in bytes.
+func (p path) bdp() int64 { return int64(p.rate * p.minRTT().Seconds()) }
+
+type eventKind uint8
+
+const (
+	evDequeue   eventKind = iota // a packet leaves the bottleneck queue
+	evReceive                    // a packet reaches the receiver
+	evAckTimer                   // the receiver's delayed-ACK timer
+	evAck                        // an ACK reaches the sender
+	evWake                       // the sender's pacing timer
+	evLossTimer                  // the sender's loss-detection timer
+	evCall                       // a scheduled test action
+)
+
+type event struct {
+	at   congestion.Time
+	seq  int64
+	kind eventKind
+	num  int64
+	size int64
+	ce   bool
+	gen  int64
+	acks []int64
+	ces  int64
+	call func()
+}
+
+type eventQueue []*event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+type simPacket struct {
+	num  int64
+	size int64
+	sent congestion.Time
+}
+
+// simStats are a run's figures.
+type simStats struct {
+	sent, delivered             int64 // bytes
+	packetsSent                 int64
+	randomDrops, overflowDrops  int64 // packets
+	declaredLost                int64 // packets the sender declared lost
+	ceMarks                     int64
+	queueDelaySum               time.Duration
+	queuedPackets               int64
+	maxQueue                    int64
+	wakeWithoutBudget, timeouts int64
+}
+
+type sim struct {
+	path path
+	cc   congestion.Controller
+	rng  *rand.Rand
+	now  congestion.Time
+	seq  int64
+	q    eventQueue
+
+	// The application: unlimited, or pending bytes to send.
+	unlimited bool
+	pending   int64
+
+	// Sender.
+	nextNum      int64
+	inflight     int64
+	outstanding  []*simPacket // ascending packet numbers
+	byNum        map[int64]*simPacket
+	largestAcked int64
+	srtt, rttvar time.Duration
+	latestRTT    time.Duration
+	minRTT       time.Duration
+	lastSend     congestion.Time
+	wakeAt       congestion.Time
+	lossGen      int64
+	ptoCount     int
+
+	// Bottleneck.
+	queued     int64
+	linkFreeAt congestion.Time
+
+	// Receiver.
+	unacked  []int64
+	ceUnsent int64
+	ackGen   int64
+
+	stats simStats
+	// afterAck, when set, runs after each OnAck.
+	afterAck func()
+}
+
+func newSim(p path, cc congestion.Controller, seed uint64) *sim {
+	if p.ackEvery == 0 {
+		p.ackEvery = 2
+	}
+	if p.maxAckWait == 0 {
+		p.maxAckWait = 25 * time.Millisecond
+	}
+	return &sim{
+		path:         p,
+		cc:           cc,
+		rng:          rand.New(rand.NewPCG(seed, 1)),
+		byNum:        make(map[int64]*simPacket),
+		largestAcked: -1,
+		now:          congestion.Time(time.Second), // any epoch
+	}
+}
+
+// newSimBBR is a simulation of path with a BBR controller seeded by seed.
+func newSimBBR(p path, seed uint64) (*sim, *BBR) {
+	s := newSim(p, nil, seed)
+	b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return s.now }}, WithSeed(seed))
+	s.cc = b
+	return s, b
+}
+
+func (s *sim) schedule(e *event) {
+	s.seq++
+	e.seq = s.seq
+	heap.Push(&s.q, e)
+}
+
+// at runs f at simulated time t after the start.
+func (s *sim) at(d time.Duration, f func()) {
+	s.schedule(&event{at: s.now.Add(d), kind: evCall, call: f})
+}
+
+// send gives the application n more bytes to send.
+func (s *sim) send(n int64) {
+	s.pending += n
+	s.trySend()
+}
+
+// run advances the simulation by d.
+func (s *sim) run(d time.Duration) {
+	end := s.now.Add(d)
+	if s.unlimited {
+		s.trySend()
+	}
+	for s.q.Len() > 0 && s.q[0].at <= end {
+		e := heap.Pop(&s.q).(*event)
+		s.now = e.at
+		s.handle(e)
+	}
+	s.now = end
+}
+
+func (s *sim) handle(e *event) {
+	switch e.kind {
+	case evDequeue:
+		s.queued -= e.size
+	case evReceive:
+		s.receive(e)
+	case evAckTimer:
+		if e.gen == s.ackGen && len(s.unacked) > 0 {
+			s.sendAck()
+		}
+	case evAck:
+		s.onAck(e.acks, e.ces)
+	case evWake:
+		if e.at == s.wakeAt {
+			s.wakeAt = 0
+			s.trySend()
+		}
+	case evLossTimer:
+		if e.gen == s.lossGen {
+			s.onLossTimer()
+		}
+	case evCall:
+		e.call()
+	}
+}
+
+func (s *sim) hasData() bool { return s.unlimited || s.pending > 0 }
+
+// trySend sends while the controller allows, as quic-go's send loop does.
+func (s *sim) trySend() {
+	for {
+		if !s.hasData() {
+			if s.cc.CanSend(s.inflight) && s.cc.HasPacingBudget(s.now) {
+				s.cc.OnAppLimited(s.now, s.inflight)
+			}
+			return
+		}
+		if !s.cc.CanSend(s.inflight) {
+			return // an ACK will open the window
+		}
+		if !s.cc.HasPacingBudget(s.now) {
+			next := s.cc.TimeUntilSend(s.inflight)
+			if next <= s.now {
+				// The pacer said no but gives no later time.
+				s.stats.wakeWithoutBudget++
+				next = s.now.Add(time.Microsecond)
+			}
+			if s.wakeAt == 0 || next < s.wakeAt {
+				s.wakeAt = next
+				s.schedule(&event{at: next, kind: evWake})
+			}
+			return
+		}
+		s.sendPacket()
+	}
+}
+
+func (s *sim) sendPacket() {
+	size := int64(simMSS)
+	if !s.unlimited {
+		s.pending = max(s.pending-size, 0)
+	}
+	p := &simPacket{num: s.nextNum, size: size, sent: s.now}
+	s.nextNum++
+	s.outstanding = append(s.outstanding, p)
+	s.byNum[p.num] = p
+	s.inflight += size
+	s.lastSend = s.now
+	s.stats.sent += size
+	s.stats.packetsSent++
+	s.cc.OnPacketSent(s.now, congestion.Packet{Number: p.num, Bytes: size, SentTime: s.now}, s.inflight, true)
+	s.enqueue(p)
+	s.armLossTimer()
+}
+
+// enqueue puts a packet into the bottleneck: random loss first, then
+// tail drop when the buffer is full.
+func (s *sim) enqueue(p *simPacket) {
+	if s.path.loss > 0 && s.rng.Float64() < s.path.loss {
+		s.stats.randomDrops++
+		return
+	}
+	if s.queued+p.size > s.path.queue {
+		s.stats.overflowDrops++
+		return
+	}
+	ce := s.path.ecnAbove > 0 && s.queued > s.path.ecnAbove
+	if ce {
+		s.stats.ceMarks++
+	}
+	s.queued += p.size
+	s.stats.maxQueue = max(s.stats.maxQueue, s.queued)
+	service := time.Duration(float64(p.size) / s.path.rate * float64(time.Second))
+	start := max(s.now, s.linkFreeAt)
+	s.stats.queueDelaySum += start.Sub(s.now)
+	s.stats.queuedPackets++
+	depart := start.Add(service)
+	s.linkFreeAt = depart
+	s.schedule(&event{at: depart, kind: evDequeue, size: p.size})
+	s.schedule(&event{at: depart.Add(s.path.delay), kind: evReceive, num: p.num, size: p.size, ce: ce})
+}
+
+func (s *sim) receive(e *event) {
+	s.unacked = append(s.unacked, e.num)
+	if e.ce {
+		s.ceUnsent++
+	}
+	if len(s.unacked) >= s.path.ackEvery {
+		s.sendAck()
+		return
+	}
+	if len(s.unacked) == 1 {
+		s.ackGen++
+		s.schedule(&event{at: s.now.Add(s.path.maxAckWait), kind: evAckTimer, gen: s.ackGen})
+	}
+}
+
+func (s *sim) sendAck() {
+	s.schedule(&event{at: s.now.Add(s.path.delay), kind: evAck, acks: s.unacked, ces: s.ceUnsent})
+	s.unacked, s.ceUnsent = nil, 0
+	s.ackGen++
+}
+
+// onAck processes an ACK frame: RTT, newly acknowledged packets, RFC 9002
+// loss detection (3 packets or 9/8 RTT), then the controller.
+func (s *sim) onAck(nums []int64, ces int64) {
+	ev := congestion.AckEvent{Now: s.now, PriorInFlight: s.inflight, ECNCE: ces}
+	var largestNew *simPacket
+	for _, n := range nums {
+		p, ok := s.byNum[n]
+		if !ok {
+			continue
+		}
+		delete(s.byNum, n)
+		s.inflight -= p.size
+		s.stats.delivered += p.size
+		ev.Acked = append(ev.Acked, congestion.Packet{Number: p.num, Bytes: p.size, SentTime: p.sent})
+		if largestNew == nil || p.num > largestNew.num {
+			largestNew = p
+		}
+	}
+	if largestNew != nil && largestNew.num > s.largestAcked {
+		s.largestAcked = largestNew.num
+		s.updateRTT(s.now.Sub(largestNew.sent))
+	}
+	if len(ev.Acked) > 0 {
+		s.ptoCount = 0
+	}
+	ev.Lost = s.detectLosses()
+	ev.BytesInFlight = s.inflight
+	ev.RTT = congestion.RTTStats{Latest: s.latestRTT, Smoothed: s.srtt, Min: s.minRTT}
+	s.cc.OnAck(ev)
+	if s.afterAck != nil {
+		s.afterAck()
+	}
+	s.armLossTimer()
+	s.trySend()
+}
+
+func (s *sim) updateRTT(rtt time.Duration) {
+	s.latestRTT = rtt
+	if s.minRTT == 0 || rtt < s.minRTT {
+		s.minRTT = rtt
+	}
+	if s.srtt == 0 {
+		s.srtt, s.rttvar = rtt, rtt/2
+		return
+	}
+	s.rttvar = (3*s.rttvar + (s.srtt - rtt).Abs()) / 4
+	s.srtt = (7*s.srtt + rtt) / 8
+}
+
+func (s *sim) lossDelay() time.Duration {
+	return max(s.srtt, s.latestRTT) * 9 / 8
+}
+
+// detectLosses declares lost the outstanding packets 3 below the largest
+// acknowledged, or sent 9/8 RTT before it was acknowledged.
+func (s *sim) detectLosses() []congestion.Packet {
+	var lost []congestion.Packet
+	kept := s.outstanding[:0]
+	for _, p := range s.outstanding {
+		if _, ok := s.byNum[p.num]; !ok {
+			continue // acknowledged
+		}
+		if p.num < s.largestAcked && (s.largestAcked-p.num >= 3 || s.now.Sub(p.sent) >= s.lossDelay()) {
+			delete(s.byNum, p.num)
+			s.inflight -= p.size
+			s.stats.declaredLost++
+			lost = append(lost, congestion.Packet{Number: p.num, Bytes: p.size, SentTime: p.sent})
+			continue
+		}
+		kept = append(kept, p)
+	}
+	s.outstanding = kept
+	return lost
+}
+
+// armLossTimer sets the loss-detection timer: the time threshold of the
+// oldest packet below the largest acknowledged, else the probe timeout.
+func (s *sim) armLossTimer() {
+	s.lossGen++
+	for _, p := range s.outstanding {
+		if _, ok := s.byNum[p.num]; !ok {
+			continue
+		}
+		if p.num < s.largestAcked {
+			s.schedule(&event{at: p.sent.Add(s.lossDelay()), kind: evLossTimer, gen: s.lossGen})
+			return
+		}
+		break
+	}
+	if s.inflight == 0 {
+		return
+	}
+	srtt := s.srtt
+	if srtt == 0 {
+		srtt = 333 * time.Millisecond // RFC 9002's initial RTT
+	}
+	pto := (srtt + max(4*s.rttvar, time.Millisecond) + s.path.maxAckWait) << s.ptoCount
+	s.schedule(&event{at: s.lastSend.Add(pto), kind: evLossTimer, gen: s.lossGen})
+}
+
+func (s *sim) onLossTimer() {
+	if lost := s.detectLosses(); len(lost) > 0 {
+		s.cc.OnAck(congestion.AckEvent{Now: s.now, PriorInFlight: s.inflight + sumBytes(lost), BytesInFlight: s.inflight, Lost: lost,
+			RTT: congestion.RTTStats{Latest: s.latestRTT, Smoothed: s.srtt, Min: s.minRTT}})
+		s.armLossTimer()
+		s.trySend()
+		return
+	}
+	// Probe timeout: like QUIC, send two probes whatever cwnd says.
+	s.stats.timeouts++
+	s.ptoCount = min(s.ptoCount+1, 10)
+	s.cc.OnRetransmissionTimeout(true)
+	if s.hasData() {
+		s.sendPacket()
+		s.sendPacket()
+	}
+	s.armLossTimer()
+}
+
+func sumBytes(ps []congestion.Packet) int64 {
+	var n int64
+	for _, p := range ps {
+		n += p.Bytes
+	}
+	return n
+}
+
+// goodput is the share of the link the flow's acknowledged bytes filled
+// between two snapshots.
+func goodput(p path, before, after simStats, d time.Duration) float64 {
+	return float64(after.delivered-before.delivered) / (p.rate * d.Seconds())
+}
+
+// meanQueueDelay is the mean time packets waited in the bottleneck queue.
+func (st simStats) meanQueueDelay() time.Duration {
+	if st.queuedPackets == 0 {
+		return 0
+	}
+	return st.queueDelaySum / time.Duration(st.queuedPackets)
+}
