@@ -55,23 +55,31 @@ func (b *BBR) noteLoss() {
 // what was in flight was lost. QUIC acknowledges selectively, so a single
 // loss is not a signal on its own.
 func (b *BBR) isInflightTooHigh(rs *rateSample) bool {
-	return float64(rs.lost) > float64(rs.txInFlight)*b.lossThreshold()
+	return float64(rs.lost) > float64(rs.txInFlight)*b.lossThreshold(rs.txInFlight)
 }
 
-// lossThreshold is BBR.LossThresh, raised on paths that lose packets
-// without any queue. The draft's 2% is a "default" tuned for wired paths;
-// judged per packet over one flight it also trips on random loss: at
-// 1.5% random loss and 100 packets in flight, the lost packet itself plus
-// the 1.5 others expected exceed 2% on average, and each false trip
-// ratchets inflight_longterm down by up to 30%. Lossy radio links (3-5%
-// loss on the mobile profiles this edge is for) would then run far below
-// their rate. So losses up to twice the path's own rate, measured in
-// rounds with no standing queue (updateRandomLoss), count as its noise; a
-// queue overflowing under a 1.25x probe loses about a fifth of what
-// arrives, well above that, and capping the threshold at 15% keeps that
-// response.
-func (b *BBR) lossThreshold() float64 {
-	return min(max(lossThresh, 2*b.randomLoss), maxLossThresh)
+// lossThreshold is BBR.LossThresh for a loss rate measured over volume
+// bytes, raised on paths that lose packets without any queue. The draft's
+// 2% is a "default" tuned for wired paths; judged per packet over one
+// flight it also trips on random loss: at 1.5% random loss and 100
+// packets in flight, the lost packet itself plus the 1.5 others expected
+// exceed 2% on average, and each false trip ratchets inflight_longterm
+// down by up to 30%. Lossy radio links (3-5% loss on the mobile profiles
+// this edge is for) would then run far below their rate. So once the path
+// has shown random loss (updateRandomLoss), a loss rate counts as too
+// high only above what that random loss explains over volume: its rate,
+// plus the lost packet itself, plus three standard deviations of a
+// binomial count. A queue overflowing under a 1.25x probe loses about a
+// fifth of what arrives, well above that; capping the threshold at 15%
+// keeps that response on any path.
+func (b *BBR) lossThreshold(volume int64) float64 {
+	p := b.randomLoss
+	if p == 0 {
+		return lossThresh
+	}
+	n := max(float64(volume)/float64(b.smss), 1)
+	explained := p + 1/n + 3*math.Sqrt(p*(1-p)/n)
+	return min(max(lossThresh, explained), maxLossThresh)
 }
 
 // inflightAtLoss is InflightAtLoss: the inflight at which the loss rate
@@ -79,7 +87,7 @@ func (b *BBR) lossThreshold() float64 {
 func (b *BBR) inflightAtLoss(p sentPacket, rs *rateSample) int64 {
 	inflightPrev := rs.txInFlight - p.size
 	lostPrev := rs.lost - p.size
-	thresh := b.lossThreshold()
+	thresh := b.lossThreshold(rs.txInFlight)
 	lostPrefix := (thresh*float64(inflightPrev) - float64(lostPrev)) / (1 - thresh)
 	return toBytes(float64(inflightPrev) + lostPrefix)
 }
@@ -228,7 +236,7 @@ func (b *BBR) adaptLowerBoundsFromCongestion() {
 // path's random loss.
 func (b *BBR) congestiveLoss() bool {
 	r := &b.lastRound
-	return r.queued(b.minRTT) || r.lossRate() > b.lossThreshold()
+	return r.queued(b.minRTT) || r.lossRate() > b.lossThreshold(r.lost+r.delivered)
 }
 
 // initLowerBounds is InitLowerBounds.

@@ -32,6 +32,9 @@ func mbit(m float64) float64 { return m * 1e6 / 8 }
 
 const simMSS = 1200
 
+// simEpoch is when simulations start: any instant will do.
+const simEpoch = congestion.Time(time.Second)
+
 func (p path) minRTT() time.Duration {
 	return 2*p.delay + time.Duration(float64(simMSS)/p.rate*float64(time.Second))
 }
@@ -154,7 +157,7 @@ func newSim(p path, cc congestion.Controller, seed uint64) *sim {
 		rng:          rand.New(rand.NewPCG(seed, 1)),
 		byNum:        make(map[int64]*simPacket),
 		largestAcked: -1,
-		now:          congestion.Time(time.Second), // any epoch
+		now:          simEpoch,
 	}
 }
 
@@ -185,7 +188,13 @@ func (s *sim) send(n int64) {
 
 // run advances the simulation by d.
 func (s *sim) run(d time.Duration) {
-	end := s.now.Add(d)
+	s.runUntil(func() bool { return false }, d)
+}
+
+// runUntil advances the simulation until done holds after an event, or by
+// limit; it reports whether done held.
+func (s *sim) runUntil(done func() bool, limit time.Duration) bool {
+	end := s.now.Add(limit)
 	if s.unlimited {
 		s.trySend()
 	}
@@ -193,9 +202,16 @@ func (s *sim) run(d time.Duration) {
 		e := heap.Pop(&s.q).(*event)
 		s.now = e.at
 		s.handle(e)
+		if done() {
+			return true
+		}
 	}
 	s.now = end
+	return false
 }
+
+// elapsed is the simulated time since the start.
+func (s *sim) elapsed() time.Duration { return s.now.Sub(simEpoch) }
 
 func (s *sim) handle(e *event) {
 	switch e.kind {
@@ -445,6 +461,29 @@ func sumBytes(ps []congestion.Packet) int64 {
 		n += p.Bytes
 	}
 	return n
+}
+
+// transition is a change of BBR state seen after an ACK.
+type transition struct {
+	at    time.Duration
+	state state
+	info  congestion.Info
+}
+
+// traceStates records b's state changes into the returned slice, keeping
+// any afterAck hook already set.
+func traceStates(s *sim, b *BBR) *[]transition {
+	trace := &[]transition{{at: s.elapsed(), state: b.state, info: b.Info()}}
+	next := s.afterAck
+	s.afterAck = func() {
+		if last := (*trace)[len(*trace)-1]; last.state != b.state {
+			*trace = append(*trace, transition{at: s.elapsed(), state: b.state, info: b.Info()})
+		}
+		if next != nil {
+			next()
+		}
+	}
+	return trace
 }
 
 // goodput is the share of the link the flow's acknowledged bytes filled

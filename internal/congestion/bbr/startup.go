@@ -62,7 +62,7 @@ func (b *BBR) checkStartupHighLoss() {
 		return
 	}
 	if b.inRecovery && b.roundCount > b.recoveryStartRound &&
-		r.lostRanges >= startupFullLossCount && r.lossRate() > b.lossThreshold() &&
+		r.lostRanges >= startupFullLossCount && r.lossRate() > b.lossThreshold(r.lost+r.delivered) &&
 		r.queued(b.minRTT) {
 		b.fullBwReached = true
 		b.inflightLongterm = max(b.bdp, b.inflightLatest)
