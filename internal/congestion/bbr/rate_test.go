@@ -7,28 +7,32 @@ import (
 	"github.com/lastmile-edge/lastmile/internal/congestion"
 )
 
-// Packets sent back to back over a path that delivers one every 10 ms give
-// a delivery rate of one packet per 10 ms (§4.1): the ACK rate, not the
-// faster send rate, bounds the sample.
+// A flow sending one packet every 10 ms over a 100 ms round trip gets
+// delivery rate samples of one packet per 10 ms (§4.1), once the first
+// round, whose sample spans the round trip itself, is over.
 func TestSamplerMeasuresDeliveryRate(t *testing.T) {
 	s := newSampler()
-	const size = 1000
+	const size, gap, rtt = 1000, 10 * time.Millisecond, 100 * time.Millisecond
 	start := congestion.Time(time.Second)
 	var inflight int64
-	for n := range int64(20) {
-		s.onSent(start, congestion.Packet{Number: n, Bytes: size, SentTime: start}, inflight, inflight+size)
+	var rs rateSample
+	for n := range int64(50) {
+		now := start.Add(time.Duration(n) * gap)
+		if acked := n - int64(rtt/gap); acked >= 0 {
+			rs = rateSample{rtt: -1}
+			s.onAcked(now, acked, &rs)
+			inflight -= size
+			s.generate(now, &rs, rtt)
+		}
+		s.onSent(now, congestion.Packet{Number: n, Bytes: size, SentTime: now}, inflight, inflight+size)
 		inflight += size
 	}
-	var rs rateSample
-	for n := range int64(20) {
-		now := start.Add(100*time.Millisecond + time.Duration(n)*10*time.Millisecond)
-		rs = rateSample{rtt: -1}
-		s.onAcked(now, n, &rs)
-		s.generate(now, &rs, 100*time.Millisecond)
+	want := size / gap.Seconds()
+	if r := rs.deliveryRate / want; r < 0.95 || r > 1.05 {
+		t.Errorf("delivery rate %.0f B/s, want %.0f", rs.deliveryRate, want)
 	}
-	want := size / 0.01 // bytes per second
-	if r := rs.deliveryRate / want; r < 0.9 || r > 1.1 {
-		t.Errorf("delivery rate %.0f B/s, want about %.0f", rs.deliveryRate, want)
+	if rs.rtt != rtt {
+		t.Errorf("RTT sample %v, want %v", rs.rtt, rtt)
 	}
 	if rs.isAppLimited {
 		t.Error("sample marked app-limited")

@@ -402,6 +402,9 @@ func (s *sim) detectLosses() []congestion.Packet {
 			delete(s.byNum, p.num)
 			s.inflight -= p.size
 			s.stats.declaredLost++
+			if !s.unlimited {
+				s.pending += p.size // to be sent again
+			}
 			lost = append(lost, congestion.Packet{Number: p.num, Bytes: p.size, SentTime: p.sent})
 			continue
 		}
