@@ -11,9 +11,7 @@ import (
 // link rate.
 func TestAppLimitedSamplesKeepEstimate(t *testing.T) {
 	p := path{rate: mbit(10), delay: 20 * time.Millisecond}
-	p.queue = p.bdp()
-	s, b := newSimBBR(p, 8)
-	s.unlimited = true
+	s, b := newBulkBBR(p, 8)
 	s.run(5 * time.Second)
 	s.unlimited = false
 	learned := b.maxBw

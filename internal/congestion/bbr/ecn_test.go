@@ -13,8 +13,7 @@ func TestECNMarksShortenQueue(t *testing.T) {
 	p := path{rate: mbit(20), delay: 20 * time.Millisecond}
 	p.queue = 4 * p.bdp()
 	run := func(p path) (simStats, float64) {
-		s, _ := newSimBBR(p, 9)
-		s.unlimited = true
+		s, _ := newBulkBBR(p, 9)
 		s.run(5 * time.Second)
 		s.stats.maxQueue = 0 // from here on
 		before := s.stats

@@ -13,7 +13,6 @@ import (
 // connection resumes (a ProbeRTT due later during the response may).
 func TestRestartFromIdlePacesAtEstimatedBandwidth(t *testing.T) {
 	p := path{rate: mbit(5), delay: 175 * time.Millisecond} // lte-india's rate and RTT
-	p.queue = p.bdp()
 	const response = 1_000_000
 	for _, idle := range []time.Duration{3 * time.Second, 7 * time.Second} {
 		s, b := newSimBBR(p, 7)

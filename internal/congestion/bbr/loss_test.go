@@ -25,11 +25,9 @@ func TestRandomLossKeepsRate(t *testing.T) {
 			t.Logf("%6s | %-38s | %s", "loss", "BBR: goodput, queue delay, drops", "NewReno goodput")
 			for _, loss := range []float64{0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.035, 0.05} {
 				p := base.p
-				p.queue = p.bdp()
 				p.loss = loss
 
-				s, b := newSimBBR(p, 4)
-				s.unlimited = true
+				s, b := newBulkBBR(p, 4)
 				s.run(warmup)
 				before := s.stats
 				s.run(measure)
@@ -83,9 +81,7 @@ func diffStats(before, after simStats) simStats {
 // packets only to overflows keeps the draft's threshold.
 func TestLossThresholdFollowsRandomLoss(t *testing.T) {
 	p := path{rate: mbit(10), delay: 50 * time.Millisecond, loss: 0.03}
-	p.queue = p.bdp()
-	s, b := newSimBBR(p, 5)
-	s.unlimited = true
+	s, b := newBulkBBR(p, 5)
 	s.run(30 * time.Second)
 	t.Logf("random loss estimate %.4f, loss threshold over one BDP %.4f", b.randomLoss, b.lossThreshold(p.bdp()))
 	if b.randomLoss < 0.02 || b.randomLoss > 0.04 {
@@ -94,8 +90,7 @@ func TestLossThresholdFollowsRandomLoss(t *testing.T) {
 
 	clean := path{rate: mbit(10), delay: 50 * time.Millisecond}
 	clean.queue = clean.bdp() / 4
-	s, b = newSimBBR(clean, 5)
-	s.unlimited = true
+	s, b = newBulkBBR(clean, 5)
 	s.run(30 * time.Second)
 	if th := b.lossThreshold(clean.bdp()); th != lossThresh {
 		t.Errorf("loss threshold %.4f on a path whose only losses are overflows, want the draft's %.2f", th, lossThresh)

@@ -11,9 +11,7 @@ import (
 // in the DOWN and UP phases (§5.3.3), and never far off it.
 func TestPacingRateConvergesToBottleneck(t *testing.T) {
 	p := path{rate: mbit(20), delay: 25 * time.Millisecond}
-	p.queue = p.bdp()
-	s, b := newSimBBR(p, 2)
-	s.unlimited = true
+	s, b := newBulkBBR(p, 2)
 	if !s.runUntil(func() bool { return b.state != startup }, 40*p.minRTT()) {
 		t.Fatal("never left Startup")
 	}
@@ -52,8 +50,7 @@ func TestPacingRateConvergesToBottleneck(t *testing.T) {
 func TestQueueOverflowLowersInflightLongterm(t *testing.T) {
 	p := path{rate: mbit(10), delay: 20 * time.Millisecond}
 	p.queue = p.bdp() / 4 // a shallow buffer
-	s, b := newSimBBR(p, 3)
-	s.unlimited = true
+	s, b := newBulkBBR(p, 3)
 	s.run(5 * time.Second)
 	if b.inflightLongterm == infinite {
 		t.Fatal("inflight_longterm unset after 5 s of overflowing a shallow buffer")

@@ -10,9 +10,7 @@ import (
 // round, and returns to ProbeBW (§5.3.4).
 func TestProbeRTTEveryFiveSeconds(t *testing.T) {
 	p := path{rate: mbit(10), delay: 20 * time.Millisecond}
-	p.queue = p.bdp()
-	s, b := newSimBBR(p, 6)
-	s.unlimited = true
+	s, b := newBulkBBR(p, 6)
 	var maxProbeCwnd int64
 	s.afterAck = func() {
 		if b.state == probeRTT {
@@ -57,7 +55,6 @@ func TestProbeRTTEveryFiveSeconds(t *testing.T) {
 // never pays for ProbeRTT.
 func TestProbeRTTSkippedWhenIdleRefreshesMinRTT(t *testing.T) {
 	p := path{rate: mbit(10), delay: 20 * time.Millisecond}
-	p.queue = p.bdp()
 	s, b := newSimBBR(p, 6)
 	trace := traceStates(s, b)
 	// 500 KB every 2 s: 0.4 s of sending, then idle.

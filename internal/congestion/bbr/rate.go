@@ -32,14 +32,12 @@ type rateSample struct {
 	interval       time.Duration
 	delivered      int64
 	priorDelivered int64
-	priorTime      congestion.Time
 	sendElapsed    time.Duration
 	ackElapsed     time.Duration
 	lastAcked      int64 // RS.last_acked_packet_id
 	newestSendTime congestion.Time
 	rtt            time.Duration // -1: none
 	newlyAcked     int64
-	newlyLost      int64
 	txInFlight     int64
 	lost           int64
 }
@@ -98,7 +96,6 @@ func (s *sampler) onAcked(now congestion.Time, number int64, rs *rateSample) {
 		(p.sendTime == s.firstSendTime && number > rs.lastAcked) {
 		rs.hasData = true
 		rs.priorDelivered = p.delivered
-		rs.priorTime = p.deliveredTime
 		rs.isAppLimited = p.appLimited
 		rs.sendElapsed = p.sendTime.Sub(p.firstSendTime)
 		rs.ackElapsed = s.deliveredTime.Sub(p.deliveredTime)

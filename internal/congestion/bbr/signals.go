@@ -24,7 +24,6 @@ func (b *BBR) onLost(now congestion.Time, p congestion.Packet) {
 	}
 	b.lastLostNumber = p.Number
 	b.round.lost += p.Bytes
-	b.rs.newlyLost += p.Bytes
 	sent, known := b.rate.onLost(p.Number, p.Bytes)
 	b.noteLoss()
 	if !known || !b.isBwProbeSample {

@@ -20,7 +20,7 @@ import (
 type path struct {
 	rate       float64       // bottleneck rate, bytes per second
 	delay      time.Duration // one-way propagation delay, each way
-	queue      int64         // bottleneck buffer, bytes
+	queue      int64         // bottleneck buffer, bytes; 0: one BDP
 	loss       float64       // random loss probability per packet
 	ecnAbove   int64         // CE-mark packets queued above this many bytes; 0: no ECN
 	ackEvery   int           // the receiver acknowledges every ackEvery packets
@@ -145,6 +145,9 @@ type sim struct {
 }
 
 func newSim(p path, cc congestion.Controller, seed uint64) *sim {
+	if p.queue == 0 {
+		p.queue = p.bdp()
+	}
 	if p.ackEvery == 0 {
 		p.ackEvery = 2
 	}
@@ -166,6 +169,13 @@ func newSimBBR(p path, seed uint64) (*sim, *BBR) {
 	s := newSim(p, nil, seed)
 	b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return s.now }}, WithSeed(seed))
 	s.cc = b
+	return s, b
+}
+
+// newBulkBBR is newSimBBR with an application that always has data.
+func newBulkBBR(p path, seed uint64) (*sim, *BBR) {
+	s, b := newSimBBR(p, seed)
+	s.unlimited = true
 	return s, b
 }
 

@@ -25,14 +25,10 @@ func TestStartupExitsNearBDP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.p
-			switch {
-			case p.queue < 0: // a fraction of the BDP
+			if p.queue < 0 { // a fraction of the BDP
 				p.queue = p.bdp() / -p.queue
-			case p.queue == 0:
-				p.queue = p.bdp()
 			}
-			s, b := newSimBBR(p, 1)
-			s.unlimited = true
+			s, b := newBulkBBR(p, 1)
 			trace := traceStates(s, b)
 			if !s.runUntil(func() bool { return b.state != startup }, 60*p.minRTT()) {
 				t.Fatalf("still in Startup after 60 round trips; bw %.0f of %.0f", b.maxBw, p.rate)
