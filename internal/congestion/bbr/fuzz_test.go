@@ -12,7 +12,8 @@ import (
 // buggy or hostile peer could provoke, and checks after each event that it
 // neither panics nor produces an unusable output: cwnd at least
 // BBR.MinPipeCwnd and bounded, a positive bounded pacing rate, a send time
-// not before the last ack-eliciting packet.
+// not before the last ack-eliciting packet, and a pacer that names a time
+// when it says no and keeps its word.
 func FuzzController(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 1, 5, 2, 0, 3, 7, 1, 1, 9})
 	f.Add([]byte{0, 255, 0, 255, 0, 255, 1, 2, 2, 1, 3, 4, 5, 6, 6, 0})
@@ -79,10 +80,20 @@ func runOps(t *testing.T, ops []byte) {
 		if info.PacingRate <= 0 || info.PacingRate > maxVolume {
 			t.Fatalf("op %d: pacing rate %d", i/2, info.PacingRate)
 		}
-		if at := b.TimeUntilSend(inflight); at != 0 && at < lastSend {
+		at := b.TimeUntilSend(inflight)
+		if at != 0 && at < lastSend {
 			t.Fatalf("op %d: next send at %d, before the last send %d", i/2, at, lastSend)
 		}
-		b.HasPacingBudget(now)
+		// A pacer that says no must name a later time, or quic-go's send
+		// loop spins; and at that time it must say yes.
+		if now >= lastSend && !b.HasPacingBudget(now) {
+			if at <= now {
+				t.Fatalf("op %d: no pacing budget at %d, yet next send at %d", i/2, now, at)
+			}
+			if !b.HasPacingBudget(at) {
+				t.Fatalf("op %d: still no pacing budget at the time given, %d", i/2, at)
+			}
+		}
 		b.CanSend(inflight)
 	}
 }

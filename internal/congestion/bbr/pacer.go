@@ -72,7 +72,9 @@ func (p *pacer) timeUntilSend(smss int64) congestion.Time {
 	if !p.sent || p.budget >= target || p.rate <= 0 {
 		return 0
 	}
-	wait := math.Ceil(float64(target-p.budget) / p.rate * float64(time.Second))
+	// One nanosecond more than the exact wait, so float rounding never
+	// leaves the budget a byte short when the transport's timer fires.
+	wait := math.Ceil(float64(target-p.budget)/p.rate*float64(time.Second)) + 1
 	return p.last.Add(time.Duration(min(wait, float64(time.Hour))))
 }
 

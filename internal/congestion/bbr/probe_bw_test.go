@@ -41,6 +41,9 @@ func TestPacingRateConvergesToBottleneck(t *testing.T) {
 	if lo < 0.85 || hi > 1.3 {
 		t.Errorf("pacing rate strayed to %.3f-%.3f of the link", lo, hi)
 	}
+	if s.stats.wakeWithoutBudget != 0 {
+		t.Errorf("%d times the pacer refused a packet without naming a later time", s.stats.wakeWithoutBudget)
+	}
 }
 
 // A real queue overflow while probing bandwidth sets inflight_longterm
