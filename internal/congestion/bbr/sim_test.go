@@ -55,6 +55,7 @@ const (
 )
 
 type event struct {
+	flow *sim
 	at   congestion.Time
 	seq  int64
 	kind eventKind
@@ -104,13 +105,25 @@ type simStats struct {
 	wakeWithoutBudget, timeouts int64
 }
 
+// network is the clock, the event queue and the bottleneck that one or
+// more flows share.
+type network struct {
+	path  path
+	rng   *rand.Rand
+	now   congestion.Time
+	seq   int64
+	q     eventQueue
+	flows []*sim
+
+	queued     int64 // bytes in the bottleneck queue
+	linkFreeAt congestion.Time
+}
+
+// sim is one flow: its application, sender and receiver.
 type sim struct {
+	net  *network
 	path path
 	cc   congestion.Controller
-	rng  *rand.Rand
-	now  congestion.Time
-	seq  int64
-	q    eventQueue
 
 	// The application: unlimited, or pending bytes to send.
 	unlimited bool
@@ -130,10 +143,6 @@ type sim struct {
 	lossGen      int64
 	ptoCount     int
 
-	// Bottleneck.
-	queued     int64
-	linkFreeAt congestion.Time
-
 	// Receiver.
 	unacked  []int64
 	ceUnsent int64
@@ -145,6 +154,10 @@ type sim struct {
 }
 
 func newSim(p path, cc congestion.Controller, seed uint64) *sim {
+	return newNetwork(p, seed).addFlow(cc)
+}
+
+func newNetwork(p path, seed uint64) *network {
 	if p.queue == 0 {
 		p.queue = p.bdp()
 	}
@@ -154,22 +167,33 @@ func newSim(p path, cc congestion.Controller, seed uint64) *sim {
 	if p.maxAckWait == 0 {
 		p.maxAckWait = 25 * time.Millisecond
 	}
-	return &sim{
-		path:         p,
+	return &network{path: p, rng: rand.New(rand.NewPCG(seed, 1)), now: simEpoch}
+}
+
+// addFlow starts a flow controlled by cc through the network.
+func (n *network) addFlow(cc congestion.Controller) *sim {
+	s := &sim{
+		net:          n,
+		path:         n.path,
 		cc:           cc,
-		rng:          rand.New(rand.NewPCG(seed, 1)),
 		byNum:        make(map[int64]*simPacket),
 		largestAcked: -1,
-		now:          simEpoch,
 	}
+	n.flows = append(n.flows, s)
+	return s
+}
+
+// addBBR starts a flow controlled by BBR seeded by seed.
+func (n *network) addBBR(seed uint64) (*sim, *BBR) {
+	s := n.addFlow(nil)
+	b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return n.now }}, WithSeed(seed))
+	s.cc = b
+	return s, b
 }
 
 // newSimBBR is a simulation of path with a BBR controller seeded by seed.
 func newSimBBR(p path, seed uint64) (*sim, *BBR) {
-	s := newSim(p, nil, seed)
-	b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return s.now }}, WithSeed(seed))
-	s.cc = b
-	return s, b
+	return newNetwork(p, seed).addBBR(seed)
 }
 
 // newBulkBBR is newSimBBR with an application that always has data.
@@ -180,14 +204,19 @@ func newBulkBBR(p path, seed uint64) (*sim, *BBR) {
 }
 
 func (s *sim) schedule(e *event) {
-	s.seq++
-	e.seq = s.seq
-	heap.Push(&s.q, e)
+	e.flow = s
+	s.net.schedule(e)
+}
+
+func (n *network) schedule(e *event) {
+	n.seq++
+	e.seq = n.seq
+	heap.Push(&n.q, e)
 }
 
 // at runs f at simulated time t after the start.
 func (s *sim) at(d time.Duration, f func()) {
-	s.schedule(&event{at: s.now.Add(d), kind: evCall, call: f})
+	s.schedule(&event{at: s.net.now.Add(d), kind: evCall, call: f})
 }
 
 // send gives the application n more bytes to send.
@@ -197,36 +226,44 @@ func (s *sim) send(n int64) {
 }
 
 // run advances the simulation by d.
-func (s *sim) run(d time.Duration) {
-	s.runUntil(func() bool { return false }, d)
-}
+func (s *sim) run(d time.Duration) { s.net.run(d) }
 
 // runUntil advances the simulation until done holds after an event, or by
 // limit; it reports whether done held.
 func (s *sim) runUntil(done func() bool, limit time.Duration) bool {
-	end := s.now.Add(limit)
-	if s.unlimited {
-		s.trySend()
+	return s.net.runUntil(done, limit)
+}
+
+func (n *network) run(d time.Duration) {
+	n.runUntil(func() bool { return false }, d)
+}
+
+func (n *network) runUntil(done func() bool, limit time.Duration) bool {
+	end := n.now.Add(limit)
+	for _, s := range n.flows {
+		if s.unlimited {
+			s.trySend()
+		}
 	}
-	for s.q.Len() > 0 && s.q[0].at <= end {
-		e := heap.Pop(&s.q).(*event)
-		s.now = e.at
-		s.handle(e)
+	for n.q.Len() > 0 && n.q[0].at <= end {
+		e := heap.Pop(&n.q).(*event)
+		n.now = e.at
+		e.flow.handle(e)
 		if done() {
 			return true
 		}
 	}
-	s.now = end
+	n.now = end
 	return false
 }
 
 // elapsed is the simulated time since the start.
-func (s *sim) elapsed() time.Duration { return s.now.Sub(simEpoch) }
+func (s *sim) elapsed() time.Duration { return s.net.now.Sub(simEpoch) }
 
 func (s *sim) handle(e *event) {
 	switch e.kind {
 	case evDequeue:
-		s.queued -= e.size
+		s.net.queued -= e.size
 	case evReceive:
 		s.receive(e)
 	case evAckTimer:
@@ -255,20 +292,20 @@ func (s *sim) hasData() bool { return s.unlimited || s.pending > 0 }
 func (s *sim) trySend() {
 	for {
 		if !s.hasData() {
-			if s.cc.CanSend(s.inflight) && s.cc.HasPacingBudget(s.now) {
-				s.cc.OnAppLimited(s.now, s.inflight)
+			if s.cc.CanSend(s.inflight) && s.cc.HasPacingBudget(s.net.now) {
+				s.cc.OnAppLimited(s.net.now, s.inflight)
 			}
 			return
 		}
 		if !s.cc.CanSend(s.inflight) {
 			return // an ACK will open the window
 		}
-		if !s.cc.HasPacingBudget(s.now) {
+		if !s.cc.HasPacingBudget(s.net.now) {
 			next := s.cc.TimeUntilSend(s.inflight)
-			if next <= s.now {
+			if next <= s.net.now {
 				// The pacer said no but gives no later time.
 				s.stats.wakeWithoutBudget++
-				next = s.now.Add(time.Microsecond)
+				next = s.net.now.Add(time.Microsecond)
 			}
 			if s.wakeAt == 0 || next < s.wakeAt {
 				s.wakeAt = next
@@ -285,15 +322,15 @@ func (s *sim) sendPacket() {
 	if !s.unlimited {
 		s.pending = max(s.pending-size, 0)
 	}
-	p := &simPacket{num: s.nextNum, size: size, sent: s.now}
+	p := &simPacket{num: s.nextNum, size: size, sent: s.net.now}
 	s.nextNum++
 	s.outstanding = append(s.outstanding, p)
 	s.byNum[p.num] = p
 	s.inflight += size
-	s.lastSend = s.now
+	s.lastSend = s.net.now
 	s.stats.sent += size
 	s.stats.packetsSent++
-	s.cc.OnPacketSent(s.now, congestion.Packet{Number: p.num, Bytes: size, SentTime: s.now}, s.inflight, true)
+	s.cc.OnPacketSent(s.net.now, congestion.Packet{Number: p.num, Bytes: size, SentTime: s.net.now}, s.inflight, true)
 	s.enqueue(p)
 	s.armLossTimer()
 }
@@ -301,26 +338,27 @@ func (s *sim) sendPacket() {
 // enqueue puts a packet into the bottleneck: random loss first, then
 // tail drop when the buffer is full.
 func (s *sim) enqueue(p *simPacket) {
-	if s.path.loss > 0 && s.rng.Float64() < s.path.loss {
+	n := s.net
+	if s.path.loss > 0 && n.rng.Float64() < s.path.loss {
 		s.stats.randomDrops++
 		return
 	}
-	if s.queued+p.size > s.path.queue {
+	if n.queued+p.size > s.path.queue {
 		s.stats.overflowDrops++
 		return
 	}
-	ce := s.path.ecnAbove > 0 && s.queued > s.path.ecnAbove
+	ce := s.path.ecnAbove > 0 && n.queued > s.path.ecnAbove
 	if ce {
 		s.stats.ceMarks++
 	}
-	s.queued += p.size
-	s.stats.maxQueue = max(s.stats.maxQueue, s.queued)
+	n.queued += p.size
+	s.stats.maxQueue = max(s.stats.maxQueue, n.queued)
 	service := time.Duration(float64(p.size) / s.path.rate * float64(time.Second))
-	start := max(s.now, s.linkFreeAt)
-	s.stats.queueDelaySum += start.Sub(s.now)
+	start := max(n.now, n.linkFreeAt)
+	s.stats.queueDelaySum += start.Sub(n.now)
 	s.stats.queuedPackets++
 	depart := start.Add(service)
-	s.linkFreeAt = depart
+	n.linkFreeAt = depart
 	s.schedule(&event{at: depart, kind: evDequeue, size: p.size})
 	s.schedule(&event{at: depart.Add(s.path.delay), kind: evReceive, num: p.num, size: p.size, ce: ce})
 }
@@ -336,12 +374,12 @@ func (s *sim) receive(e *event) {
 	}
 	if len(s.unacked) == 1 {
 		s.ackGen++
-		s.schedule(&event{at: s.now.Add(s.path.maxAckWait), kind: evAckTimer, gen: s.ackGen})
+		s.schedule(&event{at: s.net.now.Add(s.path.maxAckWait), kind: evAckTimer, gen: s.ackGen})
 	}
 }
 
 func (s *sim) sendAck() {
-	s.schedule(&event{at: s.now.Add(s.path.delay), kind: evAck, acks: s.unacked, ces: s.ceUnsent})
+	s.schedule(&event{at: s.net.now.Add(s.path.delay), kind: evAck, acks: s.unacked, ces: s.ceUnsent})
 	s.unacked, s.ceUnsent = nil, 0
 	s.ackGen++
 }
@@ -349,7 +387,7 @@ func (s *sim) sendAck() {
 // onAck processes an ACK frame: RTT, newly acknowledged packets, RFC 9002
 // loss detection (3 packets or 9/8 RTT), then the controller.
 func (s *sim) onAck(nums []int64, ces int64) {
-	ev := congestion.AckEvent{Now: s.now, PriorInFlight: s.inflight, ECNCE: ces}
+	ev := congestion.AckEvent{Now: s.net.now, PriorInFlight: s.inflight, ECNCE: ces}
 	var largestNew *simPacket
 	for _, n := range nums {
 		p, ok := s.byNum[n]
@@ -366,7 +404,7 @@ func (s *sim) onAck(nums []int64, ces int64) {
 	}
 	if largestNew != nil && largestNew.num > s.largestAcked {
 		s.largestAcked = largestNew.num
-		s.updateRTT(s.now.Sub(largestNew.sent))
+		s.updateRTT(s.net.now.Sub(largestNew.sent))
 	}
 	if len(ev.Acked) > 0 {
 		s.ptoCount = 0
@@ -408,7 +446,7 @@ func (s *sim) detectLosses() []congestion.Packet {
 		if _, ok := s.byNum[p.num]; !ok {
 			continue // acknowledged
 		}
-		if p.num < s.largestAcked && (s.largestAcked-p.num >= 3 || s.now.Sub(p.sent) >= s.lossDelay()) {
+		if p.num < s.largestAcked && (s.largestAcked-p.num >= 3 || s.net.now.Sub(p.sent) >= s.lossDelay()) {
 			delete(s.byNum, p.num)
 			s.inflight -= p.size
 			s.stats.declaredLost++
@@ -451,7 +489,7 @@ func (s *sim) armLossTimer() {
 
 func (s *sim) onLossTimer() {
 	if lost := s.detectLosses(); len(lost) > 0 {
-		s.cc.OnAck(congestion.AckEvent{Now: s.now, PriorInFlight: s.inflight + sumBytes(lost), BytesInFlight: s.inflight, Lost: lost,
+		s.cc.OnAck(congestion.AckEvent{Now: s.net.now, PriorInFlight: s.inflight + sumBytes(lost), BytesInFlight: s.inflight, Lost: lost,
 			RTT: congestion.RTTStats{Latest: s.latestRTT, Smoothed: s.srtt, Min: s.minRTT}})
 		s.armLossTimer()
 		s.trySend()
