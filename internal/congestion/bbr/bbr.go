@@ -232,7 +232,7 @@ func (b *BBR) OnAck(ev congestion.AckEvent) {
 	b.rs = rateSample{rtt: -1}
 	rs := &b.rs
 	for _, p := range ev.Acked {
-		b.rate.onAcked(now, p.Number, rs)
+		b.rate.onAcked(now, p, rs)
 		b.round.ackedPackets++
 		if b.inRecovery && p.Number > b.recoveryEnd {
 			b.exitRecovery()
@@ -259,8 +259,13 @@ func (b *BBR) OnAck(ev congestion.AckEvent) {
 			b.round.minRTT = rs.rtt
 		}
 	}
-	if !b.pacingInitialised && ev.RTT.Smoothed > 0 {
-		b.initPacingRate(ev.RTT.Smoothed)
+	if srtt := ev.RTT.Smoothed; !b.pacingInitialised && !b.fullBwReached {
+		if srtt <= 0 && rs.hasData {
+			srtt = rs.rtt
+		}
+		if srtt > 0 {
+			b.initPacingRate(srtt)
+		}
 	}
 	if len(ev.Acked) == 0 && len(ev.Lost) == 0 && ev.ECNCE <= 0 {
 		return

@@ -10,12 +10,20 @@ import (
 // snapshot (P.delivered, P.delivered_time, ...) in the transport's packet
 // records; quic-go's records are not ours to extend, so the sampler keeps
 // them itself, keyed by packet number, from OnPacketSent until the packet
-// is acknowledged or declared lost.
+// is acknowledged or declared lost. QUIC numbers packets per packet number
+// space, so during the handshake an Initial, a Handshake and a 1-RTT
+// packet may share a number; the controller interface does not name the
+// space, so a record also keeps the transport's send time, and an
+// acknowledgement or loss with another send time belongs to another
+// packet and is ignored.
 
 // sentPacket is the per-packet state of §4.1.2.1.2.
 type sentPacket struct {
-	size          int64
-	sendTime      congestion.Time
+	size     int64
+	sendTime congestion.Time // P.send_time
+	// transportTime is the send time the transport gave, which its ACKs
+	// repeat: it tells packets of different number spaces apart.
+	transportTime congestion.Time
 	delivered     int64           // P.delivered
 	deliveredTime congestion.Time // P.delivered_time
 	firstSendTime congestion.Time // P.first_send_time
@@ -71,6 +79,7 @@ func (s *sampler) onSent(now congestion.Time, p congestion.Packet, priorInFlight
 	s.packets[p.Number] = sentPacket{
 		size:          p.Bytes,
 		sendTime:      now,
+		transportTime: p.SentTime,
 		delivered:     s.delivered,
 		deliveredTime: s.deliveredTime,
 		firstSendTime: s.firstSendTime,
@@ -80,15 +89,25 @@ func (s *sampler) onSent(now congestion.Time, p congestion.Packet, priorInFlight
 	}
 }
 
+// take removes and returns the record of packet pk, if it is the one sent.
+func (s *sampler) take(pk congestion.Packet) (sentPacket, bool) {
+	p, ok := s.packets[pk.Number]
+	if !ok || pk.SentTime != p.transportTime {
+		return sentPacket{}, false
+	}
+	delete(s.packets, pk.Number)
+	return p, true
+}
+
 // onAcked is UpdateRateSample (§4.1.2.3) for one newly acknowledged
 // packet. Packets it does not know (already acknowledged or lost, or sent
 // before the controller was installed) are ignored.
-func (s *sampler) onAcked(now congestion.Time, number int64, rs *rateSample) {
-	p, ok := s.packets[number]
+func (s *sampler) onAcked(now congestion.Time, pk congestion.Packet, rs *rateSample) {
+	number := pk.Number
+	p, ok := s.take(pk)
 	if !ok {
 		return
 	}
-	delete(s.packets, number)
 	s.delivered += p.size
 	s.deliveredTime = now
 	rs.newlyAcked += p.size
@@ -108,11 +127,9 @@ func (s *sampler) onAcked(now congestion.Time, number int64, rs *rateSample) {
 }
 
 // onLost removes a packet declared lost and returns its record.
-func (s *sampler) onLost(number, size int64) (sentPacket, bool) {
-	s.lost += size
-	p, ok := s.packets[number]
-	delete(s.packets, number)
-	return p, ok
+func (s *sampler) onLost(pk congestion.Packet) (sentPacket, bool) {
+	s.lost += pk.Bytes
+	return s.take(pk)
 }
 
 // generate is GenerateRateSample (§4.1.2.3): it completes rs once every

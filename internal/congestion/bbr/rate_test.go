@@ -20,7 +20,7 @@ func TestSamplerMeasuresDeliveryRate(t *testing.T) {
 		now := start.Add(time.Duration(n) * gap)
 		if acked := n - int64(rtt/gap); acked >= 0 {
 			rs = rateSample{rtt: -1}
-			s.onAcked(now, acked, &rs)
+			s.onAcked(now, congestion.Packet{Number: acked, Bytes: size, SentTime: start.Add(time.Duration(acked) * gap)}, &rs)
 			inflight -= size
 			s.generate(now, &rs, rtt)
 		}
@@ -44,13 +44,31 @@ func TestSamplerMeasuresDeliveryRate(t *testing.T) {
 func TestSamplerMarksAppLimited(t *testing.T) {
 	s := newSampler()
 	now := congestion.Time(time.Second)
-	s.onSent(now, congestion.Packet{Number: 0, Bytes: 1000}, 0, 1000)
+	s.onSent(now, congestion.Packet{Number: 0, Bytes: 1000, SentTime: now}, 0, 1000)
 	s.markAppLimited(1000)
-	s.onSent(now, congestion.Packet{Number: 1, Bytes: 1000}, 1000, 2000)
+	s.onSent(now, congestion.Packet{Number: 1, Bytes: 1000, SentTime: now}, 1000, 2000)
 	rs := rateSample{rtt: -1}
-	s.onAcked(now.Add(time.Millisecond), 1, &rs)
+	s.onAcked(now.Add(time.Millisecond), congestion.Packet{Number: 1, Bytes: 1000, SentTime: now}, &rs)
 	s.generate(now.Add(time.Millisecond), &rs, 0)
 	if !rs.isAppLimited {
 		t.Error("packet sent while app-limited gave a sample not marked app-limited")
+	}
+}
+
+// A packet of another number space with the same number is not taken for
+// the one sent: its acknowledgement gives no sample.
+func TestSamplerTellsNumberSpacesApart(t *testing.T) {
+	s := newSampler()
+	now := congestion.Time(time.Second)
+	s.onSent(now, congestion.Packet{Number: 0, Bytes: 1000, SentTime: now}, 0, 1000)
+	initial := congestion.Packet{Number: 0, Bytes: 1000, SentTime: now - 1}
+	rs := rateSample{rtt: -1}
+	s.onAcked(now.Add(time.Millisecond), initial, &rs)
+	if rs.hasData || s.delivered != 0 {
+		t.Fatal("the ACK of another space's packet 0 was taken for 1-RTT packet 0")
+	}
+	s.onAcked(now.Add(time.Millisecond), congestion.Packet{Number: 0, Bytes: 1000, SentTime: now}, &rs)
+	if !rs.hasData || s.delivered != 1000 {
+		t.Fatal("the ACK of the packet sent gave no sample")
 	}
 }

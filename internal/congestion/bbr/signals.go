@@ -24,7 +24,7 @@ func (b *BBR) onLost(now congestion.Time, p congestion.Packet) {
 	}
 	b.lastLostNumber = p.Number
 	b.round.lost += p.Bytes
-	sent, known := b.rate.onLost(p.Number, p.Bytes)
+	sent, known := b.rate.onLost(p)
 	b.noteLoss()
 	if !known || !b.isBwProbeSample {
 		return // not a packet sent while probing bandwidth
