@@ -13,6 +13,8 @@ type reno struct {
 	ackedInAvoidance     int64
 }
 
+var _ congestion.Controller = (*reno)(nil)
+
 func newReno(smss int64) *reno {
 	return &reno{smss: smss, cwnd: initialCwndPackets * smss, ssthresh: infinite, recoveryEnd: -1}
 }

@@ -495,14 +495,13 @@ func (s *sim) onLossTimer() {
 		s.trySend()
 		return
 	}
-	// Probe timeout: like QUIC, send two probes whatever cwnd says.
+	// Probe timeout: like QUIC, send two probes whatever cwnd says, with
+	// new data or else a retransmission of what is outstanding.
 	s.stats.timeouts++
 	s.ptoCount = min(s.ptoCount+1, 10)
 	s.cc.OnRetransmissionTimeout(true)
-	if s.hasData() {
-		s.sendPacket()
-		s.sendPacket()
-	}
+	s.sendPacket()
+	s.sendPacket()
 	s.armLossTimer()
 }
 
