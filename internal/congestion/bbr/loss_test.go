@@ -20,6 +20,7 @@ func TestRandomLossKeepsRate(t *testing.T) {
 	}{
 		{"10Mbit-100ms", path{rate: mbit(10), delay: 50 * time.Millisecond}},
 		{"lte-india-5Mbit-350ms", path{rate: mbit(5), delay: 175 * time.Millisecond}},
+		{"lte-india-5Mbit-350ms-jitter-75ms", path{rate: mbit(5), delay: 175 * time.Millisecond, jitter: 75 * time.Millisecond}},
 	} {
 		t.Run(base.name, func(t *testing.T) {
 			t.Logf("%6s | %-38s | %s", "loss", "BBR: goodput, queue delay, drops", "NewReno goodput")

@@ -18,8 +18,12 @@ import (
 
 // path is the simulated network.
 type path struct {
-	rate       float64       // bottleneck rate, bytes per second
-	delay      time.Duration // one-way propagation delay, each way
+	rate  float64       // bottleneck rate, bytes per second
+	delay time.Duration // one-way propagation delay, each way
+	// jitter spreads each direction's delay uniformly over
+	// [delay-jitter/2, delay+jitter/2], packets keeping their order, as
+	// the lab's emulator does.
+	jitter     time.Duration
 	queue      int64         // bottleneck buffer, bytes; 0: one BDP
 	loss       float64       // random loss probability per packet
 	ecnAbove   int64         // CE-mark packets queued above this many bytes; 0: no ECN
@@ -117,6 +121,24 @@ type network struct {
 
 	queued     int64 // bytes in the bottleneck queue
 	linkFreeAt congestion.Time
+	// lastArrival is the latest arrival scheduled in each direction.
+	lastArrival [2]congestion.Time
+}
+
+const (
+	forward = iota // data, sender to receiver
+	reverse        // ACKs
+)
+
+// arrival is when something leaving now on direction dir arrives.
+func (n *network) arrival(dir int, leave congestion.Time) congestion.Time {
+	at := leave.Add(n.path.delay)
+	if n.path.jitter > 0 {
+		at = at.Add(time.Duration((n.rng.Float64() - 0.5) * float64(n.path.jitter)))
+	}
+	at = max(at, n.lastArrival[dir])
+	n.lastArrival[dir] = at
+	return at
 }
 
 // sim is one flow: its application, sender and receiver.
@@ -360,7 +382,7 @@ func (s *sim) enqueue(p *simPacket) {
 	depart := start.Add(service)
 	n.linkFreeAt = depart
 	s.schedule(&event{at: depart, kind: evDequeue, size: p.size})
-	s.schedule(&event{at: depart.Add(s.path.delay), kind: evReceive, num: p.num, size: p.size, ce: ce})
+	s.schedule(&event{at: n.arrival(forward, depart), kind: evReceive, num: p.num, size: p.size, ce: ce})
 }
 
 func (s *sim) receive(e *event) {
@@ -379,7 +401,7 @@ func (s *sim) receive(e *event) {
 }
 
 func (s *sim) sendAck() {
-	s.schedule(&event{at: s.net.now.Add(s.path.delay), kind: evAck, acks: s.unacked, ces: s.ceUnsent})
+	s.schedule(&event{at: s.net.arrival(reverse, s.net.now), kind: evAck, acks: s.unacked, ces: s.ceUnsent})
 	s.unacked, s.ceUnsent = nil, 0
 	s.ackGen++
 }
