@@ -35,3 +35,23 @@ func TestCoexistsWithReno(t *testing.T) {
 		}
 	}
 }
+
+// Two BBR flows through one bottleneck share it about evenly, with and
+// without random loss.
+func TestTwoBBRFlowsShare(t *testing.T) {
+	for _, loss := range []float64{0, 0.02} {
+		p := path{rate: mbit(10), delay: 20 * time.Millisecond, loss: loss}
+		n := newNetwork(p, 12)
+		a, _ := n.addBBR(12)
+		b, _ := n.addBBR(13)
+		a.unlimited, b.unlimited = true, true
+		n.run(10 * time.Second)
+		aBefore, bBefore := a.stats, b.stats
+		n.run(60 * time.Second)
+		aShare, bShare := goodput(p, aBefore, a.stats, 60*time.Second), goodput(p, bBefore, b.stats, 60*time.Second)
+		t.Logf("%.0f%% random loss: shares %.3f and %.3f; queue delay %v", 100*loss, aShare, bShare, diffStats(aBefore, a.stats).meanQueueDelay().Round(time.Microsecond))
+		if min(aShare, bShare) < 0.4 || aShare+bShare < 0.9 {
+			t.Errorf("%.0f%% random loss: shares %.3f and %.3f, want at least 0.4 each and 0.9 together", 100*loss, aShare, bShare)
+		}
+	}
+}
