@@ -109,6 +109,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseSurrogateControl$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzAgeHeader$$' -fuzztime=$(FUZZTIME) ./modules/httpcache/
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeBeacon$$' -fuzztime=$(FUZZTIME) ./modules/rum/
+	$(GO) test -run='^$$' -fuzz='^FuzzController$$' -fuzztime=$(FUZZTIME) ./internal/congestion/bbr/
 
 # The network lab's short run: one profile's self-test and page loads over
 # HTTP/2 and HTTP/3 through the edge (skipped, saying why, without root).

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lastmile-edge/lastmile/internal/congestion"
+	"github.com/lastmile-edge/lastmile/internal/congestion/bbr"
 	"github.com/lastmile-edge/lastmile/internal/congestion/quichook"
 )
 
@@ -26,7 +27,7 @@ var controllerNames = []string{controllerBBR, controllerCubic, controllerReno}
 
 // controllers are lastmile's own controllers, which need lastmile's
 // patched quic-go (third_party/quic-go) to run.
-var controllers = map[string]congestion.Factory{}
+var controllers = map[string]congestion.Factory{controllerBBR: bbr.New}
 
 // defaultController is bbr when this build has it, else quic-go's default.
 // Which one serves the last mile best is the lab's call

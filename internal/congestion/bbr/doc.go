@@ -1,0 +1,32 @@
+// Package bbr is lastmile's BBRv3 congestion controller for QUIC, written
+// from the IETF specification draft-ietf-ccwg-bbr ("BBR Congestion
+// Control", the congestion control working group's draft of BBR version
+// 3). Section numbers in comments (§) are those of the working group's
+// editor's copy after draft -04
+// (github.com/ietf-wg-ccwg/draft-ietf-ccwg-bbr, commit 4ce5e87); names
+// follow the draft's (BBR.max_bw is maxBw, C.inflight is inflight).
+//
+// Where QUIC, lastmile's controller interface or the links this edge
+// serves differ from the draft's assumptions, the comments say so:
+//   - the per-packet delivery state lives here rather than in the
+//     transport, matched by packet number and send time (rate.go);
+//   - the ECN response, which the draft leaves open, follows Linux's BBRv3
+//     (signals.go);
+//   - a single probe timeout keeps the window (RFC 9002 §6.2: a PTO is not
+//     a loss signal); only a second in a row is the draft's RTO (bbr.go);
+//   - random loss: the draft's 2% loss threshold and its response to any
+//     loss outside a probe would hold a radio link with a few percent of
+//     random loss far below its rate, so the threshold allows for the loss
+//     the path shows without a queue (lossThreshold: the draft's 2% on a
+//     path with none), and outside probes and in Startup a lossy round
+//     counts as congestion only when a queue stood in it or its loss rate
+//     crossed the threshold (congestiveLoss, checkStartupHighLoss);
+//   - spurious-loss undo (§5.5.11) is absent: the interface reports no
+//     spurious losses.
+//
+// One file per concern: rate.go samples delivery rates, filter.go holds
+// the windowed filters, round.go counts round trips, startup.go,
+// probe_bw.go and probe_rtt.go are the state machine, signals.go the
+// response to loss and ECN, cwnd.go and pacer.go the control parameters,
+// and bbr.go wires them to the congestion.Controller calls.
+package bbr
