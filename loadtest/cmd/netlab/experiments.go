@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -24,8 +23,7 @@ type runner struct {
 	runs     int
 	seconds  int
 	profiles netlab.Profiles
-	lastmile string
-	built    bool
+	edge     edgeBinary
 
 	mu  sync.Mutex
 	lab *netlab.Lab
@@ -166,7 +164,8 @@ type throughput struct {
 	mbit, pps     float64
 	emulatorMbit  float64
 	cc            string
-	dropsByQueue  int64
+	lost          int64 // packets the link lost at random
+	queueDrops    int64 // packets the full queue dropped
 	packetsMoved  int64
 	transferBytes int64
 }
@@ -205,7 +204,7 @@ func (r *runner) measureTCP(name, cc string, secs int, stages ...netlab.Impairme
 	el := time.Since(start).Seconds()
 	moved := lk.AtoB.Out.Load() - in0
 	return throughput{name: name, cc: res.CC, mbit: res.Mbit, pps: float64(moved+lk.BtoA.Out.Load()) / el,
-		emulatorMbit: float64(lk.AtoB.BytesOut.Load()-bytes0) * 8 / el / 1e6, dropsByQueue: lk.AtoB.Dropped.Load(),
+		emulatorMbit: float64(lk.AtoB.BytesOut.Load()-bytes0) * 8 / el / 1e6, lost: lk.AtoB.Lost.Load(), queueDrops: lk.AtoB.QueueDrops.Load(),
 		packetsMoved: moved, transferBytes: res.Bytes}, nil
 }
 
@@ -248,7 +247,7 @@ func (r *runner) selftest() error {
 		ceiling.mbit, ceiling.pps, link.mbit, link.pps)
 	fmt.Fprintf(&b, "\nThe emulator is one Go process reading and writing TUN devices, a packet per system call; on this 2-core machine it carries about %.0f packets/s (%.0f Mbit/s of 1500-byte packets). A 100 ms path needs a window of rate x 100 ms: the clean 100 ms link reached %.0f%% of the ceiling.\n",
 		ceiling.pps, ceiling.mbit, 100*link.mbit/ceiling.mbit)
-	if err := writeResult(r.out, "selftest", "Network lab self-test", r.command(), b.String(), nil); err != nil {
+	if err := r.writeResult("selftest", "Network lab self-test", b.String(), nil); err != nil {
 		return err
 	}
 	if len(failed) > 0 {
@@ -301,7 +300,7 @@ func (r *runner) direct(lastMile, backbone netlab.Profile) (*site, error) {
 // The edge's client TCP connections (HTTP/1.1, HTTP/2) use clientCC;
 // HTTP/3 uses quic-go's own congestion control.
 func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*site, error) {
-	if err := r.buildLastmile(); err != nil {
+	if err := r.edge.prepare(); err != nil {
 		return nil, err
 	}
 	lab, err := r.newLab()
@@ -353,8 +352,7 @@ https://%s {
 	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
-	abs, _ := filepath.Abs(r.lastmile)
-	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
+	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, r.edge.abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
 		return nil, err
 	}
 	if err := waitTCP(r.ctx, lab, "client", user.AddrB+":443"); err != nil {
@@ -364,18 +362,6 @@ https://%s {
 		return nil, err
 	}
 	return &site{lab: lab, url: "https://" + user.AddrB}, nil
-}
-
-// buildLastmile builds the edge from this checkout (incremental: a
-// second or two when nothing changed), so the lab never runs a stale one.
-func (r *runner) buildLastmile() error {
-	if r.built {
-		return nil
-	}
-	r.built = true
-	cmd := exec.Command("go", "build", "-o", r.lastmile, "./edge")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	return cmd.Run()
 }
 
 // pageLoads runs the page-load workload from the client namespace.
@@ -442,7 +428,7 @@ func (r *runner) splitLoop() error {
 %s
 ![full page load CDF](split-loop.svg)
 `, r.runs, percentileTable("ms", order(ttfbs)), percentileTable("ms", order(loads)))
-	return writeResult(r.out, "split-loop", "Experiment 1: split loop (direct vs via-edge)", r.command(), body,
+	return r.writeResult("split-loop", "Experiment 1: split loop (direct vs via-edge)", body,
 		map[string]string{"split-loop.svg": cdfSVG("Full page load, wifi-last-meters + backbone-2000km", "ms", order(loads))})
 }
 
@@ -494,7 +480,7 @@ func (r *runner) quicMobile() error {
 			name, p.Source, percentileTable("ms", ttfbs), percentileTable("ms", loads), name, name)
 		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
 	}
-	return writeResult(r.out, "quic-mobile", "Experiment 2: HTTP/3 vs HTTP/2 on lossy mobile links", r.command(), b.String(), svgs)
+	return r.writeResult("quic-mobile", "Experiment 2: HTTP/3 vs HTTP/2 on lossy mobile links", b.String(), svgs)
 }
 
 // ---- experiment 3: congestion control ----
@@ -503,7 +489,7 @@ func (r *runner) congestionControl() error {
 	var names []string
 	var mbits []float64
 	var b strings.Builder
-	fmt.Fprintf(&b, "One TCP transfer of %d s between two namespaces, congestion control set per socket (TCP_CONGESTION, read back).\n\n| profile | congestion control | Mbit/s | emulator Mbit/s | packets dropped by the link |\n|---|---|---|---|---|\n", r.seconds)
+	fmt.Fprintf(&b, "One TCP transfer of %d s between two namespaces, congestion control set per socket (TCP_CONGESTION, read back).\n\n| profile | congestion control | Mbit/s | emulator Mbit/s | packets lost (random) | packets dropped by the full queue |\n|---|---|---|---|---|---|\n", r.seconds)
 	for _, name := range []string{"long-fat-clean", "long-fat-lossy"} {
 		p, err := r.profiles.Get(name)
 		if err != nil {
@@ -515,13 +501,13 @@ func (r *runner) congestionControl() error {
 				return fmt.Errorf("%s %s: %w", name, cc, err)
 			}
 			fmt.Printf("%-16s %-6s %7.1f Mbit/s\n", name, cc, t.mbit)
-			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %d |\n", name, t.cc, t.mbit, t.emulatorMbit, t.dropsByQueue)
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %d | %d |\n", name, t.cc, t.mbit, t.emulatorMbit, t.lost, t.queueDrops)
 			names = append(names, strings.TrimPrefix(name, "long-fat-")+" "+cc)
 			mbits = append(mbits, t.mbit)
 		}
 	}
 	b.WriteString("\n![throughput](cc.svg)\n")
-	return writeResult(r.out, "cc", "Experiment 3: CUBIC vs BBR on a long fat lossy link", r.command(), b.String(),
+	return r.writeResult("cc", "Experiment 3: CUBIC vs BBR on a long fat lossy link", b.String(),
 		map[string]string{"cc.svg": barSVG("One TCP flow, 100 ms RTT, 1 Gbit/s link", "Mbit/s", names, mbits)})
 }
 

@@ -41,7 +41,7 @@ func main() {
 	out := fs.String("out", "docs/results", "where results are written")
 	runs := fs.Int("runs", 30, "page loads per variant")
 	profilesPath := fs.String("profiles", "", "profiles file (default: the embedded loadtest/netlab/profiles.json)")
-	lastmileBin := fs.String("lastmile", "loadtest/bin/lastmile", "the lastmile binary (built if missing)")
+	lastmileBin := fs.String("lastmile", "", "the lastmile binary to run as is (default: ./edge built into loadtest/bin/lastmile)")
 	seconds := fs.Int("seconds", 20, "length of each transfer in the cc experiment")
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|cc|origin-link|smoke [flags]")
@@ -64,7 +64,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, lastmile: *lastmileBin, seconds: *seconds}
+	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds}
 	exps := map[string]func() error{
 		"selftest": r.selftest, "split-loop": r.splitLoop, "quic-mobile": r.quicMobile, "cc": r.congestionControl, "smoke": r.smoke,
 		"origin-link": r.originLink,
