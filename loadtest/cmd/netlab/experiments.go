@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lastmile-edge/lastmile/loadtest/netlab"
+	"github.com/lastmile-edge/lastmile/loadtest/netlab/qlogstat"
 )
 
 type runner struct {
@@ -24,6 +25,7 @@ type runner struct {
 	seconds  int
 	profiles netlab.Profiles
 	edge     edgeBinary
+	only     string // quic-mobile's profiles, comma-separated
 
 	mu  sync.Mutex
 	lab *netlab.Lab
@@ -265,10 +267,12 @@ func okMark(ok bool) string {
 
 // ---- topologies with the edge ----
 
-// site is a running topology: where the client loads pages from.
+// site is a running topology: where the client loads pages from, and
+// (via the edge) the two ends of the last mile.
 type site struct {
-	lab *netlab.Lab
-	url string
+	lab                  *netlab.Lab
+	url                  string
+	clientAddr, edgeAddr string
 }
 
 // direct: client --[last mile + backbone in series]-- origin.
@@ -295,11 +299,16 @@ func (r *runner) direct(lastMile, backbone netlab.Profile) (*site, error) {
 	return &site{lab: lab, url: "https://" + lk.AddrB}, nil
 }
 
+// edgeOptions are what an experiment varies on the edge.
+type edgeOptions struct {
+	clientCC string // the edge's client TCP congestion control (client_tcp)
+	quicCC   string // the quic app's congestion_control; "" for its default
+	qlogDir  string // where the edge writes qlog traces; "" for none
+}
+
 // viaEdge: client --[last mile]-- edge --[backbone]-- origin, with the
 // real lastmile edge caching in between.
-// The edge's client TCP connections (HTTP/1.1, HTTP/2) use clientCC;
-// HTTP/3 uses quic-go's own congestion control.
-func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*site, error) {
+func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*site, error) {
 	if err := r.edge.prepare(); err != nil {
 		return nil, err
 	}
@@ -327,6 +336,13 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*s
 	if err != nil {
 		return nil, err
 	}
+	var quic strings.Builder
+	if opts.quicCC != "" {
+		fmt.Fprintf(&quic, "\t\tcongestion_control %s\n", opts.quicCC)
+	}
+	if opts.qlogDir != "" {
+		fmt.Fprintf(&quic, "\t\tqlog_dir %s\n", opts.qlogDir)
+	}
 	cfg := fmt.Sprintf(`{
 	# The edge namespace's own loopback: read with site.edgeMetric.
 	admin 127.0.0.1:2019
@@ -340,7 +356,8 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*s
 			tls
 		}
 	}
-	quic
+	quic {
+%s	}
 }
 https://%s {
 	tls internal
@@ -348,7 +365,7 @@ https://%s {
 	edge_cache
 	reverse_proxy http://%s:8080
 }
-`, clientCC, user.AddrB, back.AddrB)
+`, opts.clientCC, quic.String(), user.AddrB, back.AddrB)
 	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
@@ -361,28 +378,39 @@ https://%s {
 	if err := waitTCP(r.ctx, lab, "edge", back.AddrB+":8080"); err != nil {
 		return nil, err
 	}
-	return &site{lab: lab, url: "https://" + user.AddrB}, nil
+	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB}, nil
+}
+
+// pageLoadSeries is one variant's page loads.
+type pageLoadSeries struct {
+	ttfb, load series
+	bytes      float64 // a page's bytes (its body and its subresources'), the median
 }
 
 // pageLoads runs the page-load workload from the client namespace.
-func (s *site) pageLoads(proto, mode string, runs int) (ttfb, load series, err error) {
+func (s *site) pageLoads(proto, mode string, runs int) (pageLoadSeries, error) {
 	var res []loadResult
 	if err := helper(s.lab, "client", &res, "pageload", "-url", s.url, "-proto", proto, "-mode", mode, "-runs", fmt.Sprint(runs)); err != nil {
-		return ttfb, load, err
+		return pageLoadSeries{}, err
 	}
+	var out pageLoadSeries
+	var bytes []float64
 	var errs []error
 	for _, r := range res {
 		if r.Err != "" {
 			errs = append(errs, errors.New(r.Err))
 			continue
 		}
-		ttfb.Values = append(ttfb.Values, r.TTFBMs)
-		load.Values = append(load.Values, r.LoadMs)
+		out.ttfb.Values = append(out.ttfb.Values, r.TTFBMs)
+		out.load.Values = append(out.load.Values, r.LoadMs)
+		bytes = append(bytes, float64(r.Bytes))
 	}
 	if len(errs) > len(res)/10 {
-		return ttfb, load, fmt.Errorf("%d of %d page loads failed: %v", len(errs), len(res), errs[0])
+		return out, fmt.Errorf("%d of %d page loads failed: %v", len(errs), len(res), errs[0])
 	}
-	return ttfb, load, nil
+	slices.Sort(bytes)
+	out.bytes = percentile(bytes, 50)
+	return out, nil
 }
 
 // ---- experiment 1: split loop ----
@@ -403,15 +431,16 @@ func (r *runner) splitLoop() error {
 			if topo == "direct" {
 				s, err = r.direct(wifi, backbone)
 			} else {
-				s, err = r.viaEdge(wifi, backbone, "bbr")
+				s, err = r.viaEdge(wifi, backbone, edgeOptions{clientCC: "bbr"})
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", topo, err)
 			}
-			t, l, err := s.pageLoads("h2", mode, r.runs)
+			pl, err := s.pageLoads("h2", mode, r.runs)
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", topo, mode, err)
 			}
+			t, l := pl.ttfb, pl.load
 			t.Name, l.Name = topo+" "+mode, topo+" "+mode
 			ttfbs, loads = append(ttfbs, t), append(loads, l)
 			fmt.Printf("%-16s TTFB p50 %.0f ms, load p50 %.0f ms\n", t.Name, percentile(t.sorted(), 50), percentile(l.sorted(), 50))
@@ -435,52 +464,6 @@ func (r *runner) splitLoop() error {
 // command is how this run was started, for the results it writes.
 func (r *runner) command() string {
 	return "go run ./loadtest/cmd/netlab " + strings.Join(os.Args[1:], " ")
-}
-
-// ---- experiment 2: QUIC on lossy mobile ----
-
-func (r *runner) quicMobile() error {
-	backbone, err := r.profiles.Get("backbone-2000km")
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	svgs := map[string]string{}
-	fmt.Fprintf(&b, "Via-edge topology: client to the lastmile edge over the mobile profile, edge to origin over backbone-2000km, the edge caching. Same edge, same content; the client speaks HTTP/2 over TCP or HTTP/3 over QUIC to the edge. A page load is the HTML and 15 subresources in parallel; cold = new connection per load, warm = one kept connection; %d loads per variant. HTTP/2 is measured twice: with the edge's client TCP on BBR (lastmile's default, client_tcp) and on CUBIC (Linux's default, and what a loss-based controller does); HTTP/3 uses quic-go's own congestion control, loss-based (quic-go has no BBR: quic-go/quic-go#4565).\n", r.runs)
-	for _, name := range []string{"lte-india", "mobile-ru"} {
-		p, err := r.profiles.Get(name)
-		if err != nil {
-			return err
-		}
-		var loads, ttfbs []series
-		for _, cc := range []string{"bbr", "cubic"} {
-			s, err := r.viaEdge(p, backbone, cc)
-			if err != nil {
-				return err
-			}
-			for _, mode := range []string{"cold", "warm"} {
-				for _, proto := range []string{"h2", "h3"} {
-					variant := proto + " " + mode
-					if proto == "h2" {
-						variant += " (TCP " + cc + ")"
-					} else if cc != "bbr" {
-						continue // HTTP/3 does not use the edge's TCP: measured once
-					}
-					t, l, err := s.pageLoads(proto, mode, r.runs)
-					if err != nil {
-						return fmt.Errorf("%s %s: %w", name, variant, err)
-					}
-					t.Name, l.Name = variant, variant
-					ttfbs, loads = append(ttfbs, t), append(loads, l)
-					fmt.Printf("%-10s %-20s TTFB p50 %.0f ms, load p50 %.0f p95 %.0f ms\n", name, variant, percentile(t.sorted(), 50), percentile(l.sorted(), 50), percentile(l.sorted(), 95))
-				}
-			}
-		}
-		fmt.Fprintf(&b, "\n## %s (%s)\n\nTime to first byte (ms):\n\n%s\nFull page load (ms):\n\n%s\n![%s](quic-mobile-%s.svg)\n",
-			name, p.Source, percentileTable("ms", ttfbs), percentileTable("ms", loads), name, name)
-		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
-	}
-	return r.writeResult("quic-mobile", "Experiment 2: HTTP/3 vs HTTP/2 on lossy mobile links", b.String(), svgs)
 }
 
 // ---- experiment 3: congestion control ----
@@ -526,15 +509,21 @@ func (r *runner) smoke() error {
 	}
 	wifi, _ := r.profiles.Get("wifi-last-meters")
 	backbone, _ := r.profiles.Get("backbone-2000km")
-	s, err := r.viaEdge(wifi, backbone, "bbr")
+	qdir, err := os.MkdirTemp("", "netlab-qlog")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(qdir)
+	s, err := r.viaEdge(wifi, backbone, edgeOptions{clientCC: "bbr", qlogDir: qdir})
 	if err != nil {
 		return err
 	}
 	for _, proto := range []string{"h2", "h3"} {
-		_, l, err := s.pageLoads(proto, "cold", 3)
+		pl, err := s.pageLoads(proto, "cold", 3)
 		if err != nil {
 			return fmt.Errorf("smoke %s: %w", proto, err)
 		}
+		l := pl.load
 		if len(l.Values) != 3 {
 			return fmt.Errorf("smoke %s: %d of 3 page loads", proto, len(l.Values))
 		}
@@ -554,7 +543,48 @@ func (r *runner) smoke() error {
 	if sent < 100 || lost/sent < wifi.Loss/3 || lost/sent > wifi.Loss*3 {
 		return fmt.Errorf("smoke: the edge's QUIC loss metric (%.0f of %.0f) does not match the link's %.0f%%", lost, sent, 100*wifi.Loss)
 	}
-	return nil
+	return s.smokeKeptRate(qdir)
+}
+
+// smokeKeptRate checks that a kept HTTP/3 connection on the lossy link
+// keeps its sending rate across page loads: a loss-based window that each
+// random loss cuts (quic-go's NewReno at 5% loss settles near 6 packets)
+// starts later pages with a fraction of the window the first page had.
+func (s *site) smokeKeptRate(qdir string) error {
+	before, err := traceFiles(qdir)
+	if err != nil {
+		return err
+	}
+	if _, err := s.pageLoads("h3", "warm", 8); err != nil {
+		return fmt.Errorf("smoke h3 kept: %w", err)
+	}
+	if _, err := s.qlogSummary(qdir, before, "h3 kept", true); err != nil { // waits for the edge to close the connection
+		return err
+	}
+	traces, err := qlogstat.ReadDir(qdir)
+	if err != nil {
+		return err
+	}
+	for file, pages := range traces {
+		if before[file] {
+			continue
+		}
+		if len(pages) < 9 {
+			return fmt.Errorf("smoke h3 kept: %d pages in the edge's trace, want 9", len(pages))
+		}
+		var later []float64
+		for _, p := range pages[len(pages)-4:] {
+			later = append(later, float64(p.CwndAtStart))
+		}
+		slices.Sort(later)
+		first, median := float64(pages[0].CwndAtStart), percentile(later, 50)
+		fmt.Printf("smoke: kept HTTP/3 connection: window %.0f KB at the first page, %.0f KB (median) at the last four\n", first/1000, median/1000)
+		if median < first/2 {
+			return fmt.Errorf("smoke: the kept HTTP/3 connection's window fell from %.0f KB to %.0f KB across page loads on a lossy link", first/1000, median/1000)
+		}
+		return nil
+	}
+	return errors.New("smoke h3 kept: the edge wrote no trace for the kept connection")
 }
 
 // edgeMetric reads one unlabelled sample from the edge's /metrics, inside

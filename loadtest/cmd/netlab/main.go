@@ -42,9 +42,10 @@ func main() {
 	runs := fs.Int("runs", 30, "page loads per variant")
 	profilesPath := fs.String("profiles", "", "profiles file (default: the embedded loadtest/netlab/profiles.json)")
 	lastmileBin := fs.String("lastmile", "", "the lastmile binary to run as is (default: ./edge built into loadtest/bin/lastmile)")
-	seconds := fs.Int("seconds", 20, "length of each transfer in the cc experiment")
+	seconds := fs.Int("seconds", 20, "length of each transfer in the cc and quic-transfer experiments")
+	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set)")
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|cc|origin-link|smoke [flags]")
+		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|quic-transfer|cc|origin-link|smoke [flags]")
 		os.Exit(2)
 	}
 	cmd := os.Args[1]
@@ -64,10 +65,10 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds}
+	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds, only: *only}
 	exps := map[string]func() error{
 		"selftest": r.selftest, "split-loop": r.splitLoop, "quic-mobile": r.quicMobile, "cc": r.congestionControl, "smoke": r.smoke,
-		"origin-link": r.originLink,
+		"origin-link": r.originLink, "quic-transfer": r.quicTransfer,
 	}
 	run, ok := exps[cmd]
 	if !ok {
