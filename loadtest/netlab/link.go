@@ -62,11 +62,20 @@ func (s *stage) lost() bool {
 	return s.badState
 }
 
+// drop says why a stage did not pass a packet.
+type drop int
+
+const (
+	passed    drop = iota
+	lostDrop       // random (or bursty) loss: the radio's, not congestion
+	queueDrop      // the drop-tail queue was full: congestion
+)
+
 // pass computes when a packet of size bytes entering at t leaves the
-// stage, or reports it dropped (lost, or the queue is full).
-func (s *stage) pass(t time.Time, size int) (time.Time, bool) {
+// stage, or why it was dropped.
+func (s *stage) pass(t time.Time, size int) (time.Time, drop) {
 	if s.lost() {
-		return t, false
+		return t, lostDrop
 	}
 	out := t
 	if s.im.RateBitsPerSec > 0 {
@@ -74,7 +83,7 @@ func (s *stage) pass(t time.Time, size int) (time.Time, bool) {
 		if s.busyUntil.After(t) {
 			queued := s.busyUntil.Sub(t).Seconds() * s.im.RateBitsPerSec / 8 / 1500
 			if int(queued) >= s.im.QueuePackets {
-				return t, false
+				return t, queueDrop
 			}
 			start = s.busyUntil
 		}
@@ -87,18 +96,21 @@ func (s *stage) pass(t time.Time, size int) (time.Time, bool) {
 	}
 	if s.im.Reorder > 0 && s.rng.Float64() < s.im.Reorder {
 		extra := max(s.im.Jitter, time.Millisecond)
-		return out.Add(time.Duration(s.rng.Float64() * float64(extra))), true
+		return out.Add(time.Duration(s.rng.Float64() * float64(extra))), passed
 	}
 	if out.Before(s.lastOut) {
 		out = s.lastOut
 	}
 	s.lastOut = out
-	return out, true
+	return out, passed
 }
 
-// LinkStats counts what one direction did.
+// LinkStats counts what one direction did. Drops are counted by cause, so
+// an experiment can tell a sender that fills the queue (QueueDrops) from
+// one that meets the link's random loss (Lost).
 type LinkStats struct {
-	In, Out, Dropped atomic.Int64
+	In, Out          atomic.Int64
+	Lost, QueueDrops atomic.Int64
 	BytesOut         atomic.Int64
 }
 
@@ -126,10 +138,14 @@ func (d *direction) push(pkt []byte, now time.Time) {
 	d.mu.Lock()
 	t := now
 	for _, s := range d.stages {
-		var ok bool
-		if t, ok = s.pass(t, len(pkt)); !ok {
+		var why drop
+		if t, why = s.pass(t, len(pkt)); why != passed {
 			d.mu.Unlock()
-			d.stats.Dropped.Add(1)
+			if why == queueDrop {
+				d.stats.QueueDrops.Add(1)
+			} else {
+				d.stats.Lost.Add(1)
+			}
 			return
 		}
 	}

@@ -19,8 +19,11 @@ func TestStageLossAndDelay(t *testing.T) {
 			// Spaced wider than the jitter, so the in-order clamp never
 			// stretches a delay (it does for packets in quick succession).
 			at := t0.Add(time.Duration(i) * 50 * time.Millisecond)
-			out, ok := s.pass(at, 1200)
-			if !ok {
+			out, why := s.pass(at, 1200)
+			if why == queueDrop {
+				t.Fatal("a queue drop on a link with no rate limit")
+			}
+			if why == lostDrop {
 				lost++
 				runLen++
 				prevLost = true
@@ -50,17 +53,26 @@ func TestStageLossAndDelay(t *testing.T) {
 	}
 }
 
-// The bottleneck serialises at its rate and drops beyond its queue.
+// The bottleneck serialises at its rate and drops beyond its queue, and
+// says those drops were the queue's.
 func TestStageRateAndQueue(t *testing.T) {
 	s := newStage(Impairment{RateBitsPerSec: 12e6, QueuePackets: 10}, 1) // 1 ms per 1500 B
 	t0 := time.Unix(0, 0)
-	var delivered int
+	var delivered, queueDrops int
 	var last time.Time
 	for range 100 { // a burst of 100 packets at once
-		if out, ok := s.pass(t0, 1500); ok {
+		switch out, why := s.pass(t0, 1500); why {
+		case passed:
 			delivered++
 			last = out
+		case queueDrop:
+			queueDrops++
+		default:
+			t.Fatalf("drop %v on a link without loss", why)
 		}
+	}
+	if delivered+queueDrops != 100 {
+		t.Fatalf("%d passed and %d dropped by the queue, of 100", delivered, queueDrops)
 	}
 	if delivered < 10 || delivered > 12 {
 		t.Fatalf("%d of a 100-packet burst passed a 10-packet queue", delivered)

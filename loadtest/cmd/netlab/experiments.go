@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lastmile-edge/lastmile/loadtest/netlab"
+	"github.com/lastmile-edge/lastmile/loadtest/netlab/qlogstat"
 )
 
 type runner struct {
@@ -26,8 +26,8 @@ type runner struct {
 	runs     int
 	seconds  int
 	profiles netlab.Profiles
-	lastmile string
-	built    bool
+	edge     edgeBinary
+	only     string // quic-mobile's profiles, comma-separated
 
 	mu  sync.Mutex
 	lab *netlab.Lab
@@ -168,7 +168,8 @@ type throughput struct {
 	mbit, pps     float64
 	emulatorMbit  float64
 	cc            string
-	dropsByQueue  int64
+	lost          int64 // packets the link lost at random
+	queueDrops    int64 // packets the full queue dropped
 	packetsMoved  int64
 	transferBytes int64
 }
@@ -207,7 +208,7 @@ func (r *runner) measureTCP(name, cc string, secs int, stages ...netlab.Impairme
 	el := time.Since(start).Seconds()
 	moved := lk.AtoB.Out.Load() - in0
 	return throughput{name: name, cc: res.CC, mbit: res.Mbit, pps: float64(moved+lk.BtoA.Out.Load()) / el,
-		emulatorMbit: float64(lk.AtoB.BytesOut.Load()-bytes0) * 8 / el / 1e6, dropsByQueue: lk.AtoB.Dropped.Load(),
+		emulatorMbit: float64(lk.AtoB.BytesOut.Load()-bytes0) * 8 / el / 1e6, lost: lk.AtoB.Lost.Load(), queueDrops: lk.AtoB.QueueDrops.Load(),
 		packetsMoved: moved, transferBytes: res.Bytes}, nil
 }
 
@@ -250,7 +251,7 @@ func (r *runner) selftest() error {
 		ceiling.mbit, ceiling.pps, link.mbit, link.pps)
 	fmt.Fprintf(&b, "\nThe emulator is one Go process reading and writing TUN devices, a packet per system call; on this 2-core machine it carries about %.0f packets/s (%.0f Mbit/s of 1500-byte packets). A 100 ms path needs a window of rate x 100 ms: the clean 100 ms link reached %.0f%% of the ceiling.\n",
 		ceiling.pps, ceiling.mbit, 100*link.mbit/ceiling.mbit)
-	if err := writeResult(r.out, "selftest", "Network lab self-test", r.command(), b.String(), nil); err != nil {
+	if err := r.writeResult("selftest", "Network lab self-test", b.String(), nil); err != nil {
 		return err
 	}
 	if len(failed) > 0 {
@@ -268,10 +269,12 @@ func okMark(ok bool) string {
 
 // ---- topologies with the edge ----
 
-// site is a running topology: where the client loads pages from.
+// site is a running topology: where the client loads pages from, and
+// (via the edge) the two ends of the last mile.
 type site struct {
-	lab *netlab.Lab
-	url string
+	lab                  *netlab.Lab
+	url                  string
+	clientAddr, edgeAddr string
 }
 
 // direct: client --[last mile + backbone in series]-- origin.
@@ -298,12 +301,17 @@ func (r *runner) direct(lastMile, backbone netlab.Profile) (*site, error) {
 	return &site{lab: lab, url: "https://" + lk.AddrB}, nil
 }
 
+// edgeOptions are what an experiment varies on the edge.
+type edgeOptions struct {
+	clientCC string // the edge's client TCP congestion control (client_tcp)
+	quicCC   string // the quic app's congestion_control; "" for its default
+	qlogDir  string // where the edge writes qlog traces; "" for none
+}
+
 // viaEdge: client --[last mile]-- edge --[backbone]-- origin, with the
 // real lastmile edge caching in between.
-// The edge's client TCP connections (HTTP/1.1, HTTP/2) use clientCC;
-// HTTP/3 uses quic-go's own congestion control.
-func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*site, error) {
-	if err := r.buildLastmile(); err != nil {
+func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*site, error) {
+	if err := r.edge.prepare(); err != nil {
 		return nil, err
 	}
 	lab, err := r.newLab()
@@ -330,6 +338,13 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*s
 	if err != nil {
 		return nil, err
 	}
+	var quic strings.Builder
+	if opts.quicCC != "" {
+		fmt.Fprintf(&quic, "\t\tcongestion_control %s\n", opts.quicCC)
+	}
+	if opts.qlogDir != "" {
+		fmt.Fprintf(&quic, "\t\tqlog_dir %s\n", opts.qlogDir)
+	}
 	cfg := fmt.Sprintf(`{
 	# The edge namespace's own loopback: read with site.edgeMetric.
 	admin 127.0.0.1:2019
@@ -343,7 +358,8 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*s
 			tls
 		}
 	}
-	quic
+	quic {
+%s	}
 }
 https://%s {
 	tls internal
@@ -351,12 +367,11 @@ https://%s {
 	edge_cache
 	reverse_proxy http://%s:8080
 }
-`, clientCC, user.AddrB, back.AddrB)
+`, opts.clientCC, quic.String(), user.AddrB, back.AddrB)
 	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
 		return nil, err
 	}
-	abs, _ := filepath.Abs(r.lastmile)
-	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
+	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, r.edge.abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
 		return nil, err
 	}
 	if err := waitTCP(r.ctx, lab, "client", user.AddrB+":443"); err != nil {
@@ -365,40 +380,39 @@ https://%s {
 	if err := waitTCP(r.ctx, lab, "edge", back.AddrB+":8080"); err != nil {
 		return nil, err
 	}
-	return &site{lab: lab, url: "https://" + user.AddrB}, nil
+	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB}, nil
 }
 
-// buildLastmile builds the edge from this checkout (incremental: a
-// second or two when nothing changed), so the lab never runs a stale one.
-func (r *runner) buildLastmile() error {
-	if r.built {
-		return nil
-	}
-	r.built = true
-	cmd := exec.Command("go", "build", "-o", r.lastmile, "./edge")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	return cmd.Run()
+// pageLoadSeries is one variant's page loads.
+type pageLoadSeries struct {
+	ttfb, load series
+	bytes      float64 // a page's bytes (its body and its subresources'), the median
 }
 
 // pageLoads runs the page-load workload from the client namespace.
-func (s *site) pageLoads(proto, mode string, runs int) (ttfb, load series, err error) {
+func (s *site) pageLoads(proto, mode string, runs int) (pageLoadSeries, error) {
 	var res []loadResult
 	if err := helper(s.lab, "client", &res, "pageload", "-url", s.url, "-proto", proto, "-mode", mode, "-runs", fmt.Sprint(runs)); err != nil {
-		return ttfb, load, err
+		return pageLoadSeries{}, err
 	}
+	var out pageLoadSeries
+	var bytes []float64
 	var errs []error
 	for _, r := range res {
 		if r.Err != "" {
 			errs = append(errs, errors.New(r.Err))
 			continue
 		}
-		ttfb.Values = append(ttfb.Values, r.TTFBMs)
-		load.Values = append(load.Values, r.LoadMs)
+		out.ttfb.Values = append(out.ttfb.Values, r.TTFBMs)
+		out.load.Values = append(out.load.Values, r.LoadMs)
+		bytes = append(bytes, float64(r.Bytes))
 	}
 	if len(errs) > len(res)/10 {
-		return ttfb, load, fmt.Errorf("%d of %d page loads failed: %v", len(errs), len(res), errs[0])
+		return out, fmt.Errorf("%d of %d page loads failed: %v", len(errs), len(res), errs[0])
 	}
-	return ttfb, load, nil
+	slices.Sort(bytes)
+	out.bytes = percentile(bytes, 50)
+	return out, nil
 }
 
 // ---- experiment 1: split loop ----
@@ -419,15 +433,16 @@ func (r *runner) splitLoop() error {
 			if topo == "direct" {
 				s, err = r.direct(wifi, backbone)
 			} else {
-				s, err = r.viaEdge(wifi, backbone, "bbr")
+				s, err = r.viaEdge(wifi, backbone, edgeOptions{clientCC: "bbr"})
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", topo, err)
 			}
-			t, l, err := s.pageLoads("h2", mode, r.runs)
+			pl, err := s.pageLoads("h2", mode, r.runs)
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", topo, mode, err)
 			}
+			t, l := pl.ttfb, pl.load
 			t.Name, l.Name = topo+" "+mode, topo+" "+mode
 			ttfbs, loads = append(ttfbs, t), append(loads, l)
 			fmt.Printf("%-16s TTFB p50 %.0f ms, load p50 %.0f ms\n", t.Name, percentile(t.sorted(), 50), percentile(l.sorted(), 50))
@@ -444,7 +459,7 @@ func (r *runner) splitLoop() error {
 %s
 ![full page load CDF](split-loop.svg)
 `, r.runs, percentileTable("ms", order(ttfbs)), percentileTable("ms", order(loads)))
-	return writeResult(r.out, "split-loop", "Experiment 1: split loop (direct vs via-edge)", r.command(), body,
+	return r.writeResult("split-loop", "Experiment 1: split loop (direct vs via-edge)", body,
 		map[string]string{"split-loop.svg": cdfSVG("Full page load, wifi-last-meters + backbone-2000km", "ms", order(loads))})
 }
 
@@ -453,59 +468,13 @@ func (r *runner) command() string {
 	return "go run ./loadtest/cmd/netlab " + strings.Join(os.Args[1:], " ")
 }
 
-// ---- experiment 2: QUIC on lossy mobile ----
-
-func (r *runner) quicMobile() error {
-	backbone, err := r.profiles.Get("backbone-2000km")
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	svgs := map[string]string{}
-	fmt.Fprintf(&b, "Via-edge topology: client to the lastmile edge over the mobile profile, edge to origin over backbone-2000km, the edge caching. Same edge, same content; the client speaks HTTP/2 over TCP or HTTP/3 over QUIC to the edge. A page load is the HTML and 15 subresources in parallel; cold = new connection per load, warm = one kept connection; %d loads per variant. HTTP/2 is measured twice: with the edge's client TCP on BBR (lastmile's default, client_tcp) and on CUBIC (Linux's default, and what a loss-based controller does); HTTP/3 uses quic-go's own congestion control, loss-based (quic-go has no BBR: quic-go/quic-go#4565).\n", r.runs)
-	for _, name := range []string{"lte-india", "mobile-ru"} {
-		p, err := r.profiles.Get(name)
-		if err != nil {
-			return err
-		}
-		var loads, ttfbs []series
-		for _, cc := range []string{"bbr", "cubic"} {
-			s, err := r.viaEdge(p, backbone, cc)
-			if err != nil {
-				return err
-			}
-			for _, mode := range []string{"cold", "warm"} {
-				for _, proto := range []string{"h2", "h3"} {
-					variant := proto + " " + mode
-					if proto == "h2" {
-						variant += " (TCP " + cc + ")"
-					} else if cc != "bbr" {
-						continue // HTTP/3 does not use the edge's TCP: measured once
-					}
-					t, l, err := s.pageLoads(proto, mode, r.runs)
-					if err != nil {
-						return fmt.Errorf("%s %s: %w", name, variant, err)
-					}
-					t.Name, l.Name = variant, variant
-					ttfbs, loads = append(ttfbs, t), append(loads, l)
-					fmt.Printf("%-10s %-20s TTFB p50 %.0f ms, load p50 %.0f p95 %.0f ms\n", name, variant, percentile(t.sorted(), 50), percentile(l.sorted(), 50), percentile(l.sorted(), 95))
-				}
-			}
-		}
-		fmt.Fprintf(&b, "\n## %s (%s)\n\nTime to first byte (ms):\n\n%s\nFull page load (ms):\n\n%s\n![%s](quic-mobile-%s.svg)\n",
-			name, p.Source, percentileTable("ms", ttfbs), percentileTable("ms", loads), name, name)
-		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
-	}
-	return writeResult(r.out, "quic-mobile", "Experiment 2: HTTP/3 vs HTTP/2 on lossy mobile links", r.command(), b.String(), svgs)
-}
-
 // ---- experiment 3: congestion control ----
 
 func (r *runner) congestionControl() error {
 	var names []string
 	var mbits []float64
 	var b strings.Builder
-	fmt.Fprintf(&b, "One TCP transfer of %d s between two namespaces, congestion control set per socket (TCP_CONGESTION, read back).\n\n| profile | congestion control | Mbit/s | emulator Mbit/s | packets dropped by the link |\n|---|---|---|---|---|\n", r.seconds)
+	fmt.Fprintf(&b, "One TCP transfer of %d s between two namespaces, congestion control set per socket (TCP_CONGESTION, read back).\n\n| profile | congestion control | Mbit/s | emulator Mbit/s | packets lost (random) | packets dropped by the full queue |\n|---|---|---|---|---|---|\n", r.seconds)
 	for _, name := range []string{"long-fat-clean", "long-fat-lossy"} {
 		p, err := r.profiles.Get(name)
 		if err != nil {
@@ -517,13 +486,13 @@ func (r *runner) congestionControl() error {
 				return fmt.Errorf("%s %s: %w", name, cc, err)
 			}
 			fmt.Printf("%-16s %-6s %7.1f Mbit/s\n", name, cc, t.mbit)
-			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %d |\n", name, t.cc, t.mbit, t.emulatorMbit, t.dropsByQueue)
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %d | %d |\n", name, t.cc, t.mbit, t.emulatorMbit, t.lost, t.queueDrops)
 			names = append(names, strings.TrimPrefix(name, "long-fat-")+" "+cc)
 			mbits = append(mbits, t.mbit)
 		}
 	}
 	b.WriteString("\n![throughput](cc.svg)\n")
-	return writeResult(r.out, "cc", "Experiment 3: CUBIC vs BBR on a long fat lossy link", r.command(), b.String(),
+	return r.writeResult("cc", "Experiment 3: CUBIC vs BBR on a long fat lossy link", b.String(),
 		map[string]string{"cc.svg": barSVG("One TCP flow, 100 ms RTT, 1 Gbit/s link", "Mbit/s", names, mbits)})
 }
 
@@ -542,15 +511,21 @@ func (r *runner) smoke() error {
 	}
 	wifi, _ := r.profiles.Get("wifi-last-meters")
 	backbone, _ := r.profiles.Get("backbone-2000km")
-	s, err := r.viaEdge(wifi, backbone, "bbr")
+	qdir, err := os.MkdirTemp("", "netlab-qlog")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(qdir)
+	s, err := r.viaEdge(wifi, backbone, edgeOptions{clientCC: "bbr", qlogDir: qdir})
 	if err != nil {
 		return err
 	}
 	for _, proto := range []string{"h2", "h3"} {
-		_, l, err := s.pageLoads(proto, "cold", 3)
+		pl, err := s.pageLoads(proto, "cold", 3)
 		if err != nil {
 			return fmt.Errorf("smoke %s: %w", proto, err)
 		}
+		l := pl.load
 		if len(l.Values) != 3 {
 			return fmt.Errorf("smoke %s: %d of 3 page loads", proto, len(l.Values))
 		}
@@ -570,7 +545,48 @@ func (r *runner) smoke() error {
 	if sent < 100 || lost/sent < wifi.Loss/3 || lost/sent > wifi.Loss*3 {
 		return fmt.Errorf("smoke: the edge's QUIC loss metric (%.0f of %.0f) does not match the link's %.0f%%", lost, sent, 100*wifi.Loss)
 	}
-	return nil
+	return s.smokeKeptRate(qdir)
+}
+
+// smokeKeptRate checks that a kept HTTP/3 connection on the lossy link
+// keeps its sending rate across page loads: a loss-based window that each
+// random loss cuts (quic-go's NewReno at 5% loss settles near 6 packets)
+// starts later pages with a fraction of the window the first page had.
+func (s *site) smokeKeptRate(qdir string) error {
+	before, err := traceFiles(qdir)
+	if err != nil {
+		return err
+	}
+	if _, err := s.pageLoads("h3", "warm", 8); err != nil {
+		return fmt.Errorf("smoke h3 kept: %w", err)
+	}
+	if _, err := s.qlogSummary(qdir, before, "h3 kept", true); err != nil { // waits for the edge to close the connection
+		return err
+	}
+	traces, err := qlogstat.ReadDir(qdir)
+	if err != nil {
+		return err
+	}
+	for file, pages := range traces {
+		if before[file] {
+			continue
+		}
+		if len(pages) < 9 {
+			return fmt.Errorf("smoke h3 kept: %d pages in the edge's trace, want 9", len(pages))
+		}
+		var later []float64
+		for _, p := range pages[len(pages)-4:] {
+			later = append(later, float64(p.CwndAtStart))
+		}
+		slices.Sort(later)
+		first, median := float64(pages[0].CwndAtStart), percentile(later, 50)
+		fmt.Printf("smoke: kept HTTP/3 connection: window %.0f KB at the first page, %.0f KB (median) at the last four\n", first/1000, median/1000)
+		if median < first/2 {
+			return fmt.Errorf("smoke: the kept HTTP/3 connection's window fell from %.0f KB to %.0f KB across page loads on a lossy link", first/1000, median/1000)
+		}
+		return nil
+	}
+	return errors.New("smoke h3 kept: the edge wrote no trace for the kept connection")
 }
 
 // edgeMetric reads one unlabelled sample from the edge's /metrics, inside

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -244,10 +245,29 @@ func selfSigned() (tls.Certificate, error) {
 	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
 }
 
+// labTransport is the client side of the lab: HTTP/1.1 over plain TCP
+// ("h1", conns connections at most), HTTP/2 over TLS ("h2") or HTTP/3
+// ("h3", with quicConf), trusting the lab's certificates.
+func labTransport(proto string, conns int, quicConf *quic.Config) (http.RoundTripper, func()) {
+	tlsConf := &tls.Config{InsecureSkipVerify: true} // lab certificates
+	switch proto {
+	case "h3":
+		tr := &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: quicConf}
+		return tr, func() { tr.Close() }
+	case "h2":
+		tr := &http.Transport{TLSClientConfig: tlsConf, ForceAttemptHTTP2: true, DisableCompression: true}
+		return tr, tr.CloseIdleConnections
+	default:
+		tr := &http.Transport{MaxConnsPerHost: conns, MaxIdleConnsPerHost: conns, DisableCompression: true}
+		return tr, tr.CloseIdleConnections
+	}
+}
+
 // loadResult is one page load as a browser would do it.
 type loadResult struct {
 	TTFBMs float64 `json:"ttfb_ms"`
 	LoadMs float64 `json:"load_ms"`
+	Bytes  int64   `json:"bytes"` // the page's and its subresources' bodies
 	Err    string  `json:"err,omitempty"`
 }
 
@@ -271,13 +291,8 @@ func pageLoadCmd(args []string) error {
 		quicConf.Tracer = d.Tracer
 	}
 	newClient := func() (*http.Client, func()) {
-		tlsConf := &tls.Config{InsecureSkipVerify: true} // lab certificates
-		if *proto == "h3" {
-			tr := &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: quicConf}
-			return &http.Client{Transport: tr, Timeout: 60 * time.Second}, func() { tr.Close() }
-		}
-		tr := &http.Transport{TLSClientConfig: tlsConf, ForceAttemptHTTP2: true}
-		return &http.Client{Transport: tr, Timeout: 60 * time.Second}, tr.CloseIdleConnections
+		tr, closeTr := labTransport(*proto, 0, quicConf)
+		return &http.Client{Transport: tr, Timeout: 60 * time.Second}, closeTr
 	}
 	var results []loadResult
 	var client *http.Client
@@ -310,7 +325,8 @@ func loadPage(c *http.Client, base string, page int) loadResult {
 	trace := &httptrace.ClientTrace{GotFirstResponseByte: func() { ttfb = time.Since(start) }}
 	ctx := httptrace.WithClientTrace(context.Background(), trace)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/page/"+strconv.Itoa(page), nil)
-	if err := fetch(c, req); err != nil {
+	var bytes atomic.Int64
+	if err := fetch(c, req, &bytes); err != nil {
 		return loadResult{Err: err.Error()}
 	}
 	paths := []string{"/static/app.css", "/static/app.js", "/api/products?page=" + strconv.Itoa(page)}
@@ -325,27 +341,30 @@ func loadPage(c *http.Client, base string, page int) loadResult {
 	for _, p := range paths {
 		wg.Go(func() {
 			req, _ := http.NewRequest(http.MethodGet, base+p, nil)
-			if err := fetch(c, req); err != nil {
+			if err := fetch(c, req, &bytes); err != nil {
 				errs <- err
 			}
 		})
 	}
 	wg.Wait()
 	close(errs)
-	res := loadResult{TTFBMs: ms(ttfb), LoadMs: ms(time.Since(start))}
+	res := loadResult{TTFBMs: ms(ttfb), LoadMs: ms(time.Since(start)), Bytes: bytes.Load()}
 	if err := <-errs; err != nil {
 		res.Err = err.Error()
 	}
 	return res
 }
 
-func fetch(c *http.Client, req *http.Request) error {
+// fetch reads one response whole, adding its body's size to bytes.
+func fetch(c *http.Client, req *http.Request, bytes *atomic.Int64) error {
 	resp, err := c.Do(req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+	n, err := io.Copy(io.Discard, resp.Body)
+	bytes.Add(n)
+	if err != nil {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
@@ -365,16 +384,19 @@ type fetchResult struct {
 	Partial int       `json:"partial"` // bodies cut off at -max-time
 }
 
-// fetchCmd sends n GETs at once (plain HTTP/1.1, a connection each, as
-// the edge's users' requests arrive) and reports each one's time to first
-// byte, the total time and the throughput.
+// fetchCmd sends n GETs at once (by default plain HTTP/1.1, a connection
+// each, as the edge's users' requests arrive; or over one HTTP/2 or HTTP/3
+// connection) and reports each one's time to first byte, the total time
+// and the throughput.
 func fetchCmd(args []string) error {
 	fs := flag.NewFlagSet("fetch", flag.ExitOnError)
 	url := fs.String("url", "", "URL; %d is replaced by the request's index")
 	n := fs.Int("n", 1, "parallel requests")
+	proto := fs.String("proto", "h1", "h1 (plain HTTP/1.1), h2 or h3 (https URLs)")
 	maxTime := fs.Duration("max-time", 5*time.Minute, "stop reading a body after this; its bytes so far count")
 	_ = fs.Parse(args)
-	tr := &http.Transport{MaxConnsPerHost: *n, MaxIdleConnsPerHost: *n, DisableCompression: true}
+	tr, closeTr := labTransport(*proto, *n, &quic.Config{})
+	defer closeTr()
 	c := &http.Client{Transport: tr}
 	ctx, cancel := context.WithTimeout(context.Background(), *maxTime)
 	defer cancel()

@@ -44,11 +44,12 @@ func main() {
 	out := fs.String("out", "docs/results", "where results are written")
 	runs := fs.Int("runs", 30, "page loads per variant")
 	profilesPath := fs.String("profiles", "", "profiles file (default: the embedded loadtest/netlab/profiles.json)")
-	lastmileBin := fs.String("lastmile", "loadtest/bin/lastmile", "the lastmile binary (built if missing)")
-	seconds := fs.Int("seconds", 20, "length of each transfer in the cc experiment")
+	lastmileBin := fs.String("lastmile", "", "the lastmile binary to run as is (default: ./edge built into loadtest/bin/lastmile)")
+	seconds := fs.Int("seconds", 20, "length of each transfer in the cc and quic-transfer experiments")
+	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set)")
 	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog)")
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|cc|origin-link|smoke [flags]")
+		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|quic-transfer|cc|origin-link|smoke [flags]")
 		os.Exit(2)
 	}
 	cmd := os.Args[1]
@@ -79,10 +80,10 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, lastmile: *lastmileBin, seconds: *seconds}
+	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds, only: *only}
 	exps := map[string]func() error{
 		"selftest": r.selftest, "split-loop": r.splitLoop, "quic-mobile": r.quicMobile, "cc": r.congestionControl, "smoke": r.smoke,
-		"origin-link": r.originLink,
+		"origin-link": r.originLink, "quic-transfer": r.quicTransfer,
 	}
 	run, ok := exps[cmd]
 	if !ok {

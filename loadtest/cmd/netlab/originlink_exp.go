@@ -20,7 +20,7 @@ import (
 // once with BBR, since a response's throughput is the sender's congestion
 // control: the edge's socket options govern what the edge sends.
 func (r *runner) originLink() error {
-	if err := r.buildLastmile(); err != nil {
+	if err := r.edge.prepare(); err != nil {
 		return err
 	}
 	lossy, err := r.profiles.Get("long-fat-lossy")
@@ -85,8 +85,7 @@ http://%[1]s:8002 {
 		if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
 			return err
 		}
-		abs, _ := filepath.Abs(r.lastmile)
-		if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
+		if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, r.edge.abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
 			return err
 		}
 		for _, port := range []string{"8001", "8002"} {
@@ -124,7 +123,7 @@ http://%[1]s:8002 {
 		}
 	}
 	b.WriteString("\n![50 MB transfer](origin-link.svg)\n")
-	return writeResult(r.out, "origin-link", "Origin links on a long fat lossy path: origin_link vs Caddy's default transport",
-		r.command(), b.String(),
+	return r.writeResult("origin-link", "Origin links on a long fat lossy path: origin_link vs Caddy's default transport",
+		b.String(),
 		map[string]string{"origin-link.svg": barSVG("50 MB from origin over 100 ms, 1.5% loss", "Mbit/s", names, mbits)})
 }

@@ -137,20 +137,24 @@ func esc(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
-// writeResult writes docs/results/<name>.md (and any SVGs) with the
-// command and date on top.
-func writeResult(dir, name, title, command, body string, svgs map[string]string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeResult writes <out>/<name>.md (and any SVGs) with the command and
+// date on top and, when the experiment ran the edge, that binary's build
+// (go version -m), so two results say which edges they compared.
+func (r *runner) writeResult(name, title, body string, svgs map[string]string) error {
+	if err := os.MkdirAll(r.out, 0o755); err != nil {
 		return err
 	}
 	for file, svg := range svgs {
-		if err := os.WriteFile(filepath.Join(dir, file), []byte(svg), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(r.out, file), []byte(svg), 0o644); err != nil {
 			return err
 		}
 	}
 	md := fmt.Sprintf("# %s\n\nMeasured %s on this project's machine kind (2 cores) with:\n\n```sh\n%s\n```\n\n%s",
-		title, time.Now().UTC().Format("2006-01-02 15:04 UTC"), command, body)
-	path := filepath.Join(dir, name+".md")
+		title, time.Now().UTC().Format("2006-01-02 15:04 UTC"), r.command(), body)
+	if r.edge.build != "" {
+		md += fmt.Sprintf("\n## The edge binary\n\n`go version -m %s`:\n\n```\n%s```\n", r.edge.path, r.edge.build)
+	}
+	path := filepath.Join(r.out, name+".md")
 	fmt.Println("wrote", path)
 	return os.WriteFile(path, []byte(md), 0o644)
 }

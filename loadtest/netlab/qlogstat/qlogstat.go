@@ -1,0 +1,218 @@
+// Package qlogstat reads the qlog files quic-go writes (JSON-SEQ .sqlog)
+// on the sending side of a connection and summarises, per page load, what
+// its congestion controller did: the window it started the page with, how
+// many bytes it moved per round trip, and its probe timeouts and losses by
+// trigger. The lab's page loads send a page as 16 requests on consecutive
+// client bidirectional streams, so a page is a run of 16 stream ids.
+package qlogstat
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// RequestsPerPage is how many requests the lab's page load sends: the HTML
+// and 15 subresources.
+const RequestsPerPage = 16
+
+// Page is what the sender did while it sent one page.
+type Page struct {
+	Index int // 0 is the connection's first page
+	// CwndAtStart is the congestion window when the page's first packet
+	// left; SRTTAtStart the smoothed RTT then.
+	CwndAtStart int64
+	SRTTAtStart time.Duration
+	Duration    time.Duration // first to last packet of the page
+	StreamBytes int64         // the page's stream payload sent, retransmissions included
+	// BytesPerRTT is StreamBytes spread over the page's round trips
+	// (Duration / SRTTAtStart, at least one).
+	BytesPerRTT float64
+	PTOs        int            // probe timeouts that fired
+	Lost        map[string]int // packets declared lost, by trigger
+	Spurious    int            // losses later found spurious
+}
+
+type record struct {
+	Time float64         `json:"time"` // ms since the trace's reference time
+	Name string          `json:"name"`
+	Data json.RawMessage `json:"data"`
+}
+
+type packetSent struct {
+	Frames []struct {
+		Type     string `json:"frame_type"`
+		StreamID int64  `json:"stream_id"`
+		Length   int64  `json:"length"`
+	} `json:"frames"`
+}
+
+type metricsUpdated struct {
+	Cwnd int64   `json:"congestion_window"`
+	SRTT float64 `json:"smoothed_rtt"` // ms
+}
+
+type packetLost struct {
+	Trigger string `json:"trigger"`
+}
+
+type lossTimer struct {
+	EventType string `json:"event_type"`
+	TimerType string `json:"timer_type"`
+}
+
+// pageOf maps a client-initiated bidirectional stream to its page.
+func pageOf(streamID int64) (int, bool) {
+	if streamID%4 != 0 {
+		return 0, false // control, QPACK or server-initiated streams
+	}
+	return int(streamID/4) / RequestsPerPage, true
+}
+
+// Read summarises one trace.
+func Read(r io.Reader) ([]Page, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc.Split(splitRecords)
+	var (
+		pages   []*Page
+		current *Page
+		first   = map[int]float64{}
+		last    = map[int]float64{}
+		cwnd    int64
+		srtt    time.Duration
+	)
+	page := func(i int, at float64) *Page {
+		for len(pages) <= i {
+			pages = append(pages, nil)
+		}
+		if pages[i] == nil {
+			pages[i] = &Page{Index: i, CwndAtStart: cwnd, SRTTAtStart: srtt, Lost: map[string]int{}}
+			first[i] = at
+		}
+		return pages[i]
+	}
+	for sc.Scan() {
+		var rec record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return nil, fmt.Errorf("qlog record: %w", err)
+		}
+		switch rec.Name {
+		case "recovery:metrics_updated":
+			var m metricsUpdated
+			if err := json.Unmarshal(rec.Data, &m); err != nil {
+				return nil, err
+			}
+			if m.Cwnd > 0 {
+				cwnd = m.Cwnd
+			}
+			if m.SRTT > 0 {
+				srtt = time.Duration(m.SRTT * float64(time.Millisecond))
+			}
+		case "transport:packet_sent":
+			var p packetSent
+			if err := json.Unmarshal(rec.Data, &p); err != nil {
+				return nil, err
+			}
+			for _, f := range p.Frames {
+				if f.Type != "stream" {
+					continue
+				}
+				i, ok := pageOf(f.StreamID)
+				if !ok {
+					continue
+				}
+				pg := page(i, rec.Time)
+				pg.StreamBytes += f.Length
+				last[i] = rec.Time
+				current = pg
+			}
+		case "recovery:packet_lost":
+			var l packetLost
+			if err := json.Unmarshal(rec.Data, &l); err != nil {
+				return nil, err
+			}
+			if current != nil {
+				current.Lost[l.Trigger]++
+			}
+		case "recovery:spurious_loss":
+			if current != nil {
+				current.Spurious++
+			}
+		case "recovery:loss_timer_updated":
+			var lt lossTimer
+			if err := json.Unmarshal(rec.Data, &lt); err != nil {
+				return nil, err
+			}
+			if current != nil && lt.EventType == "expired" && lt.TimerType == "pto" {
+				current.PTOs++
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Page, 0, len(pages))
+	for i, p := range pages {
+		if p == nil {
+			continue
+		}
+		p.Duration = time.Duration((last[i] - first[i]) * float64(time.Millisecond))
+		rtts := 1.0
+		if p.SRTTAtStart > 0 {
+			rtts = max(1, float64(p.Duration)/float64(p.SRTTAtStart))
+		}
+		p.BytesPerRTT = float64(p.StreamBytes) / rtts
+		out = append(out, *p)
+	}
+	return out, nil
+}
+
+// ReadDir summarises every sender-side trace (*_server.sqlog) in dir, by
+// file name.
+func ReadDir(dir string) (map[string][]Page, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*_server.sqlog"))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Page{}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return nil, err
+		}
+		pages, err := Read(fh)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		out[filepath.Base(f)] = pages
+	}
+	return out, nil
+}
+
+// splitRecords splits JSON-SEQ (RFC 7464): each record starts with 0x1e.
+func splitRecords(data []byte, atEOF bool) (int, []byte, error) {
+	start := 0
+	for start < len(data) && (data[start] == 0x1e || data[start] == '\n') {
+		start++
+	}
+	if start == len(data) {
+		if atEOF {
+			return len(data), nil, nil
+		}
+		return start, nil, nil
+	}
+	if end := bytes.IndexByte(data[start:], 0x1e); end >= 0 {
+		return start + end, bytes.TrimSpace(data[start : start+end]), nil
+	}
+	if atEOF {
+		return len(data), bytes.TrimSpace(data[start:]), nil
+	}
+	return start, nil, nil
+}

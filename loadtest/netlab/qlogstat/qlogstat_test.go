@@ -1,0 +1,174 @@
+package qlogstat
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"math/big"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/qlog"
+)
+
+// A real quic-go connection traced by quic-go's own qlog writer: the
+// client sends two pages of 16 requests, the server answers each with
+// 10 KB; the sender's trace yields both pages with their bytes.
+func TestReadsRealTrace(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("QLOGDIR", dir)
+	ln, err := quic.ListenAddr("127.0.0.1:0", serverTLS(t), &quic.Config{Tracer: qlog.DefaultConnectionTracer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	const answer = 10_000
+	served := make(chan error, 1)
+	go func() {
+		conn, err := ln.Accept(context.Background())
+		if err != nil {
+			served <- err
+			return
+		}
+		for range 2 * RequestsPerPage {
+			str, err := conn.AcceptStream(context.Background())
+			if err != nil {
+				served <- err
+				return
+			}
+			if _, err := io.ReadAll(str); err != nil {
+				served <- err
+				return
+			}
+			if _, err := str.Write(make([]byte, answer)); err != nil {
+				served <- err
+				return
+			}
+			str.Close()
+		}
+		<-conn.Context().Done() // the client closes once it read everything
+		served <- nil
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddr(ctx, ln.Addr().String(), &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"lab"}}, &quic.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		var strs []*quic.Stream
+		for range RequestsPerPage {
+			str, err := conn.OpenStreamSync(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := str.Write([]byte("GET")); err != nil {
+				t.Fatal(err)
+			}
+			str.Close()
+			strs = append(strs, str)
+		}
+		for _, str := range strs {
+			if n, err := io.Copy(io.Discard, str); err != nil || n != answer {
+				t.Fatalf("read %d bytes: %v", n, err)
+			}
+		}
+	}
+	conn.CloseWithError(0, "")
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	ln.Close() // flushes the server's trace
+	var traces map[string][]Page
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if traces, err = ReadDir(dir); err != nil {
+			t.Fatal(err)
+		}
+		if len(traces) == 1 && complete(traces) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the trace writer drains in its own goroutine
+	}
+	if len(traces) != 1 {
+		t.Fatalf("%d server traces in %s", len(traces), dir)
+	}
+	for name, pages := range traces {
+		if !strings.HasSuffix(name, "_server.sqlog") {
+			t.Errorf("trace %s", name)
+		}
+		if len(pages) != 2 {
+			t.Fatalf("%d pages, want 2: %+v", len(pages), pages)
+		}
+		for _, p := range pages {
+			if p.StreamBytes < RequestsPerPage*answer {
+				t.Errorf("page %d: %d stream bytes, want at least %d", p.Index, p.StreamBytes, RequestsPerPage*answer)
+			}
+			if p.CwndAtStart <= 0 || p.BytesPerRTT <= 0 {
+				t.Errorf("page %d: cwnd %d, bytes per RTT %.0f", p.Index, p.CwndAtStart, p.BytesPerRTT)
+			}
+		}
+		if pages[1].SRTTAtStart <= 0 {
+			t.Errorf("the second page started without an RTT sample")
+		}
+	}
+}
+
+func complete(traces map[string][]Page) bool {
+	for _, pages := range traces {
+		return len(pages) == 2 && pages[1].StreamBytes >= RequestsPerPage*10_000
+	}
+	return false
+}
+
+// Records split on the JSON-SEQ separator; losses, probe timeouts and
+// spurious losses go to the page being sent when they happen.
+func TestCountsLossEventsPerPage(t *testing.T) {
+	trace := strings.Join([]string{
+		`{"qlog_version":"0.3"}`,
+		`{"time":1,"name":"recovery:metrics_updated","data":{"congestion_window":40000,"smoothed_rtt":100}}`,
+		`{"time":2,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":1000}]}}`,
+		`{"time":3,"name":"recovery:packet_lost","data":{"trigger":"time_threshold"}}`,
+		`{"time":4,"name":"recovery:loss_timer_updated","data":{"event_type":"expired","timer_type":"pto"}}`,
+		`{"time":5,"name":"recovery:metrics_updated","data":{"congestion_window":28000}}`,
+		`{"time":302,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":2,"length":50},{"frame_type":"stream","stream_id":64,"length":3000}]}}`,
+		`{"time":303,"name":"recovery:packet_lost","data":{"trigger":"reordering_threshold"}}`,
+		`{"time":304,"name":"recovery:spurious_loss","data":{}}`,
+	}, "\n\x1e")
+	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 2 {
+		t.Fatalf("%d pages: %+v", len(pages), pages)
+	}
+	p0, p1 := pages[0], pages[1]
+	if p0.CwndAtStart != 40000 || p0.SRTTAtStart != 100*time.Millisecond || p0.StreamBytes != 1000 ||
+		p0.Lost["time_threshold"] != 1 || p0.PTOs != 1 {
+		t.Errorf("page 0: %+v", p0)
+	}
+	if p1.CwndAtStart != 28000 || p1.StreamBytes != 3000 || p1.Lost["reordering_threshold"] != 1 || p1.Spurious != 1 {
+		t.Errorf("page 1: %+v", p1)
+	}
+}
+
+func serverTLS(t *testing.T) *tls.Config {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}, NextProtos: []string{"lab"}}
+}
