@@ -270,11 +270,12 @@ func okMark(ok bool) string {
 // ---- topologies with the edge ----
 
 // site is a running topology: where the client loads pages from, and
-// (via the edge) the two ends of the last mile.
+// (via the edge) the two ends of the last mile and its link.
 type site struct {
 	lab                  *netlab.Lab
 	url                  string
 	clientAddr, edgeAddr string
+	lastMile             *netlab.Link // A is the client, B the edge
 }
 
 // direct: client --[last mile + backbone in series]-- origin.
@@ -380,7 +381,7 @@ https://%s {
 	if err := waitTCP(r.ctx, lab, "edge", back.AddrB+":8080"); err != nil {
 		return nil, err
 	}
-	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB}, nil
+	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB, lastMile: user}, nil
 }
 
 // pageLoadSeries is one variant's page loads.

@@ -52,7 +52,7 @@ func (r *runner) quicMobile() error {
 		var ttfbs, loads []series
 		byName := map[string]series{}
 		var pageBytes float64
-		var qlogRows strings.Builder
+		var qlogRows, dropRows strings.Builder
 		for _, quicCC := range quicControllers {
 			qdir, err := os.MkdirTemp("", "netlab-qlog")
 			if err != nil {
@@ -76,6 +76,8 @@ func (r *runner) quicMobile() error {
 					if err != nil {
 						return err
 					}
+					down := &s.lastMile.BtoA // what the edge sends the client
+					lost0, queue0 := down.Lost.Load(), down.QueueDrops.Load()
 					pl, err := s.pageLoads(proto, labMode(mode), r.runs)
 					if err != nil {
 						return fmt.Errorf("%s %s: %w", name, variant, err)
@@ -86,6 +88,8 @@ func (r *runner) quicMobile() error {
 					pageBytes = max(pageBytes, pl.bytes)
 					fmt.Printf("%-20s %-26s TTFB p50 %5.0f ms, load p50 %6.0f p95 %6.0f ms\n", name, variant,
 						percentile(pl.ttfb.sorted(), 50), percentile(pl.load.sorted(), 50), percentile(pl.load.sorted(), 95))
+					lost, queued := float64(down.Lost.Load()-lost0)/float64(r.runs), float64(down.QueueDrops.Load()-queue0)/float64(r.runs)
+					fmt.Fprintf(&dropRows, "| %s | %.1f | %.1f |\n", variant, lost, queued)
 					if proto == "h3" {
 						row, err := s.qlogSummary(qdir, before, variant, mode == "kept")
 						if err != nil {
@@ -102,6 +106,7 @@ func (r *runner) quicMobile() error {
 			fmt.Fprintf(&b, "Physical limit: a page is %.0f KB; at %.1f Mbit/s and %.0f ms RTT: kept %.0f ms, cold HTTP/3 %.0f ms, cold HTTP/2 %.0f ms.\n\n",
 				pageBytes/1000, *p.RateMbit, p.RTTms, physicalLimit(pageBytes, p, 2), physicalLimit(pageBytes, p, 3), physicalLimit(pageBytes, p, 4))
 		}
+		fmt.Fprintf(&b, "The last mile's drops of what the edge sent, per page load: at random (the radio's loss) and by the full queue (the sender's own congestion):\n\n| variant | lost at random | dropped by the queue |\n|---|---|---|\n%s\n", dropRows.String())
 		fmt.Fprintf(&b, "What the edge's sender did, per page, from its qlog traces (kept: pages after the first; cwnd and bytes per RTT are medians over pages; losses and probe timeouts per page):\n\n| variant | pages | cwnd at page start KB | bytes per RTT KB | PTOs | lost (reordering) | lost (time) | spurious |\n|---|---|---|---|---|---|---|---|\n%s\n![%s](quic-mobile-%s.svg)\n",
 			qlogRows.String(), name, name)
 		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
