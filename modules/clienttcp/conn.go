@@ -147,6 +147,9 @@ func (c *conn) observe(p []byte) {
 			// A TLS handshake record: client_tcp is listed before tls.
 			c.proto = protoOpaque
 			c.ln.forget(c)
+			c.ln.lw.warnOpaque.Do(func() {
+				c.ln.lw.logger.Warn("client_tcp is listed before tls: it tunes the sockets, but reloads close idle connections; list it after tls")
+			})
 			return
 		}
 		k := min(len(p), len(h2Preface)-c.matched)
@@ -342,7 +345,8 @@ func (c *conn) movableLocked() bool {
 	if len(c.unanswered) == 0 {
 		return c.state == http.StateIdle
 	}
-	return !c.reading && c.dataCall == c.readCalls
+	// Active, not hijacked: bytes on a hijacked connection are not HTTP.
+	return c.state == http.StateActive && !c.reading && c.dataCall == c.readCalls
 }
 
 // detach takes c away from its server, cutting short a Read it is blocked

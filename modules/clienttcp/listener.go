@@ -41,7 +41,9 @@ type ListenerWrapper struct {
 	options tcptune.Options
 	logger  *zap.Logger
 	warn    *sync.Once
-	app     *caddyhttp.App
+	// warnOpaque: connections arrive as TLS records (see conn.observe).
+	warnOpaque *sync.Once
+	app        *caddyhttp.App
 }
 
 // CaddyModule returns the Caddy module information.
@@ -55,7 +57,7 @@ func (ListenerWrapper) CaddyModule() caddy.ModuleInfo {
 // Provision resolves the congestion control and the defaults.
 func (lw *ListenerWrapper) Provision(ctx caddy.Context) error {
 	lw.logger = ctx.Logger()
-	lw.warn = new(sync.Once)
+	lw.warn, lw.warnOpaque = new(sync.Once), new(sync.Once)
 	cc, err := tcptune.ChooseCongestion(lw.CongestionControl)
 	switch {
 	case errors.Is(err, tcptune.ErrNoBBR):
