@@ -51,6 +51,22 @@ func (e *testEdge) earlyRequest(t *testing.T, addr string, tlsConf *tls.Config, 
 	return resp.StatusCode, conn.ConnectionState().Used0RTT
 }
 
+// ticketCache tells when a session ticket is stored.
+type ticketCache struct {
+	tls.ClientSessionCache
+	stored chan struct{}
+}
+
+func (c *ticketCache) Put(key string, cs *tls.ClientSessionState) {
+	c.ClientSessionCache.Put(key, cs)
+	if cs != nil {
+		select {
+		case c.stored <- struct{}{}:
+		default:
+		}
+	}
+}
+
 // Replay-safe requests run in 0-RTT; a POST in 0-RTT gets 425 (RFC 8470)
 // and succeeds once the handshake is done.
 func TestZeroRTTSafeMethodsOnly(t *testing.T) {
@@ -60,7 +76,8 @@ func TestZeroRTTSafeMethodsOnly(t *testing.T) {
 	zeroRTT := e.counter(t, `lastmile_quic_zero_rtt_connections_total`)
 	tlsConf := e.tlsConfig()
 	tlsConf.NextProtos = []string{http3.NextProtoH3}
-	tlsConf.ClientSessionCache = tls.NewLRUClientSessionCache(8)
+	tickets := &ticketCache{ClientSessionCache: tls.NewLRUClientSessionCache(8), stored: make(chan struct{}, 8)}
+	tlsConf.ClientSessionCache = tickets
 
 	// A first, full handshake yields a session ticket.
 	c := &http.Client{Transport: &http3.Transport{
@@ -73,8 +90,12 @@ func TestZeroRTTSafeMethodsOnly(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatal(resp.Status)
 	}
-	// The ticket arrives after the handshake; give it a moment.
-	time.Sleep(200 * time.Millisecond)
+	// The ticket arrives after the handshake.
+	select {
+	case <-tickets.stored:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no session ticket")
+	}
 	c.Transport.(*http3.Transport).Close()
 
 	// The client's Finished is 300 ms late, so the edge sees the requests
