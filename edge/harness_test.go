@@ -3,24 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
@@ -29,6 +20,8 @@ import (
 	"github.com/quic-go/quic-go/http3"
 
 	"github.com/lastmile-edge/lastmile"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // wtLimitLine is the root Caddyfile's WebTransport session limit, which
@@ -45,6 +38,7 @@ type testEdge struct {
 	SPKIHash  string // base64 SHA-256 of the certificate's public key
 	CertHash  []byte // SHA-256 of the DER certificate
 	Caddyfile string
+	site      *testcaddy.Site
 }
 
 func startEdge(t *testing.T) *testEdge {
@@ -55,25 +49,25 @@ func startEdge(t *testing.T) *testEdge {
 // demo origin's address before the config is loaded.
 func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originAddr string)) *testEdge {
 	t.Helper()
-	e := &testEdge{}
+	site := testcaddy.NewSite(t)
+	spki := sha256.Sum256(site.Cert.RawSubjectPublicKeyInfo)
+	certHash := sha256.Sum256(site.Cert.Raw)
+	e := &testEdge{site: site, Port: site.Port, AdminAddr: site.Admin, CertPool: site.Roots,
+		SPKIHash: base64.StdEncoding.EncodeToString(spki[:]), CertHash: certHash[:]}
 	dir := t.TempDir()
-	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	e.CertPool, e.SPKIHash, e.CertHash = writeCert(t, certFile, keyFile)
 	origin, err := startOrigin("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { origin.Close() })
 	e.Origin = origin
-	e.Port = freePort(t)
-	e.AdminAddr = "127.0.0.1:" + freePort(t)
 	t.Setenv("LASTMILE_ORIGIN", origin.Addr)
 	t.Setenv("LASTMILE_ADMIN", e.AdminAddr)
 	t.Setenv("LASTMILE_HTTPS_PORT", e.Port)
 	t.Setenv("LASTMILE_HTTP_PORT", freePort(t))
 	t.Setenv("LASTMILE_SITE", "localhost")
-	t.Setenv("LASTMILE_TLS_CERT", certFile)
-	t.Setenv("LASTMILE_TLS_KEY", keyFile)
+	t.Setenv("LASTMILE_TLS_CERT", site.CertFile)
+	t.Setenv("LASTMILE_TLS_KEY", site.KeyFile)
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	for _, hook := range hooks {
@@ -92,68 +86,7 @@ func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originA
 }
 
 // freePort returns a port free on TCP and UDP alike.
-func freePort(t *testing.T) string {
-	t.Helper()
-	for range 50 {
-		ln, err := net.Listen("tcp", ":0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		pc, err := net.ListenPacket("udp", ":"+strconv.Itoa(port))
-		ln.Close()
-		if err != nil {
-			continue
-		}
-		pc.Close()
-		return strconv.Itoa(port)
-	}
-	t.Fatal("no port free on both TCP and UDP")
-	return ""
-}
-
-// writeCert writes a fresh ECDSA P-256 certificate for localhost, valid
-// for 10 days so browsers accept it through serverCertificateHashes too.
-func writeCert(t *testing.T, certFile, keyFile string) (*x509.CertPool, string, []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: "localhost"},
-		DNSNames:     []string{"localhost"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(10 * 24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	spki := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
-	certHash := sha256.Sum256(der)
-	return pool, base64.StdEncoding.EncodeToString(spki[:]), certHash[:]
-}
+func freePort(t *testing.T) string { return testcaddy.FreeTCPAndUDPPort(t) }
 
 func (e *testEdge) tlsConfig() *tls.Config {
 	return &tls.Config{RootCAs: e.CertPool, ServerName: "localhost"}
@@ -212,22 +145,7 @@ func get(t *testing.T, c *http.Client, url string) (*http.Response, []byte) {
 // e.g. `lastmile_quic_handshakes_total{result="ok"}`, or 0 if absent.
 func (e *testEdge) metric(t *testing.T, series string) float64 {
 	t.Helper()
-	resp, err := http.Get("http://" + e.AdminAddr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`)
-	m := re.FindSubmatch(body)
-	if m == nil {
-		return 0
-	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return e.site.Metric(t, series)
 }
 
 // counter reads how much a process-wide series grew since it was made:

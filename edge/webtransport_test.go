@@ -3,43 +3,23 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/quic-go/quic-go"
 	"github.com/quic-go/webtransport-go"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 func (e *testEdge) wtDial(t *testing.T, ctx context.Context, path string, hdr http.Header) (*http.Response, *webtransport.Session, error) {
 	t.Helper()
-	d := &webtransport.Transport{
-		TLSClientConfig: e.tlsConfig(),
-		QUICConfig:      &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
-		DialAddr: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
-			return quic.DialAddrEarly(ctx, e.addr(), tlsCfg, cfg)
-		},
-	}
-	t.Cleanup(func() { d.Close() })
-	return d.Dial(ctx, e.URL(path), hdr)
+	return e.site.DialWebTransport(t, ctx, path, hdr)
 }
 
-func echoStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
-	str, err := sess.OpenStreamSync(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := str.Write(msg); err != nil {
-		return nil, err
-	}
-	if err := str.Close(); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(str)
-}
+var echoStream = testcaddy.EchoStream
 
 func echoUniStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
 	str, err := sess.OpenUniStreamSync(ctx)

@@ -32,6 +32,7 @@ type Site struct {
 	Admin     string // host:port of the admin API
 	CertFile  string
 	KeyFile   string
+	Cert      *x509.Certificate
 	Roots     *x509.CertPool
 	listenUDP string
 }
@@ -41,8 +42,10 @@ func NewSite(t testing.TB) *Site {
 	t.Helper()
 	dir := t.TempDir()
 	s := &Site{CertFile: filepath.Join(dir, "cert.pem"), KeyFile: filepath.Join(dir, "key.pem")}
-	s.Roots = writeCert(t, s.CertFile, s.KeyFile)
-	s.Port = freeTCPAndUDPPort(t)
+	s.Cert = writeCert(t, s.CertFile, s.KeyFile)
+	s.Roots = x509.NewCertPool()
+	s.Roots.AddCert(s.Cert)
+	s.Port = FreeTCPAndUDPPort(t)
 	s.Admin = "127.0.0.1:" + FreePort(t)
 	s.listenUDP = "127.0.0.1:" + s.Port
 	return s
@@ -125,8 +128,9 @@ func (s *Site) Metric(t testing.TB, series string) float64 {
 	return v
 }
 
-// freeTCPAndUDPPort returns a loopback port free on TCP and UDP alike.
-func freeTCPAndUDPPort(t testing.TB) string {
+// FreeTCPAndUDPPort returns a port free on TCP and UDP alike (QUIC takes
+// the UDP twin of an HTTPS port).
+func FreeTCPAndUDPPort(t testing.TB) string {
 	t.Helper()
 	for range 50 {
 		port := FreePort(t)
@@ -141,8 +145,10 @@ func freeTCPAndUDPPort(t testing.TB) string {
 	return ""
 }
 
-// writeCert writes a fresh ECDSA P-256 certificate for localhost.
-func writeCert(t testing.TB, certFile, keyFile string) *x509.CertPool {
+// writeCert writes a fresh ECDSA P-256 certificate for localhost, valid
+// for a day (browsers accept certificates of under 14 days through
+// WebTransport's serverCertificateHashes).
+func writeCert(t testing.TB, certFile, keyFile string) *x509.Certificate {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -152,7 +158,7 @@ func writeCert(t testing.TB, certFile, keyFile string) *x509.CertPool {
 		SerialNumber: big.NewInt(time.Now().UnixNano()),
 		Subject:      pkix.Name{CommonName: "localhost"},
 		DNSNames:     []string{"localhost"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
 		NotBefore:    time.Now().Add(-time.Hour),
 		NotAfter:     time.Now().Add(24 * time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
@@ -176,7 +182,5 @@ func writeCert(t testing.TB, certFile, keyFile string) *x509.CertPool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	return pool
+	return cert
 }
