@@ -267,33 +267,29 @@ func (c *conn) ackDone() {
 	}
 }
 
-func (c *conn) SetDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.detached {
-		return nil
-	}
-	c.deadline = t
-	return c.Conn.SetDeadline(t)
-}
+func (c *conn) SetDeadline(t time.Time) error { return c.setDeadline(t, true, c.Conn.SetDeadline) }
 
 func (c *conn) SetReadDeadline(t time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.detached {
-		return nil
-	}
-	c.deadline = t
-	return c.Conn.SetReadDeadline(t)
+	return c.setDeadline(t, true, c.Conn.SetReadDeadline)
 }
 
 func (c *conn) SetWriteDeadline(t time.Time) error {
+	return c.setDeadline(t, false, c.Conn.SetWriteDeadline)
+}
+
+// setDeadline passes the owner's deadline on, remembering a read deadline
+// (detach overrides it); a detached handle's deadlines are not the new
+// owner's business.
+func (c *conn) setDeadline(t time.Time, read bool, set func(time.Time) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.detached {
 		return nil
 	}
-	return c.Conn.SetWriteDeadline(t)
+	if read {
+		c.deadline = t
+	}
+	return set(t)
 }
 
 // setState records the HTTP/1.1 state the server reports. After a hand

@@ -13,7 +13,7 @@ import (
 // accepted whole: none is refused, each connection is served.
 func TestAcceptLoopsTakeABurstOfHandshakes(t *testing.T) {
 	s := testcaddy.NewSite(t)
-	testcaddy.Run(t, siteConfig(s, "hello"))
+	testcaddy.Run(t, siteConfig(s, `respond "hello"`))
 	const burst = 96
 	ok := s.Metric(t, `lastmile_quic_handshakes_total{result="ok"}`)
 	failed := s.Metric(t, `lastmile_quic_handshakes_total{result="failed"}`)

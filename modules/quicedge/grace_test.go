@@ -29,29 +29,12 @@ func heldOrigin(t *testing.T) (addr string, arrived <-chan struct{}, release cha
 	return strings.TrimPrefix(srv.URL, "http://"), in, out
 }
 
-func graceConfig(s *testcaddy.Site, origin string) string {
-	return `{
-	admin ` + s.Admin + `
-	servers {
-		protocols h1 h2
-	}
-	quic {
-		grace_period 1s
-	}
-}
-localhost:` + s.Port + ` {
-	tls ` + s.CertFile + ` ` + s.KeyFile + `
-	reverse_proxy ` + origin + `
-}
-`
-}
-
 // On shutdown, a request in flight finishes within the grace period, and
 // shutdown waits for it.
 func TestShutdownWaitsForRequestsInFlight(t *testing.T) {
 	s := testcaddy.NewSite(t)
 	origin, arrived, release := heldOrigin(t)
-	testcaddy.Run(t, graceConfig(s, origin))
+	testcaddy.Run(t, siteConfig(s, "reverse_proxy "+origin))
 	c := s.H3Client(t, nil)
 	got := make(chan string, 1)
 	go func() {
@@ -90,7 +73,7 @@ func TestShutdownWaitsForRequestsInFlight(t *testing.T) {
 func TestShutdownEndsAfterTheGracePeriod(t *testing.T) {
 	s := testcaddy.NewSite(t)
 	origin, arrived, _ := heldOrigin(t)
-	testcaddy.Run(t, graceConfig(s, origin))
+	testcaddy.Run(t, siteConfig(s, "reverse_proxy "+origin))
 	c := s.H3Client(t, nil)
 	failed := make(chan error, 1)
 	go func() {

@@ -14,7 +14,7 @@ import (
 // session goes on.
 func TestReloadHandsConnectionsToTheNewConfig(t *testing.T) {
 	s := testcaddy.NewSite(t)
-	testcaddy.Run(t, siteConfig(s, "config A"))
+	testcaddy.Run(t, siteConfig(s, `respond "config A"`))
 	dials := 0
 	c := s.H3Client(t, &dials)
 	if body := get(t, c, s.URL("/")); body != "config A" {
@@ -35,7 +35,7 @@ func TestReloadHandsConnectionsToTheNewConfig(t *testing.T) {
 	}
 	echo("before the reload")
 
-	testcaddy.Run(t, siteConfig(s, "config B"))
+	testcaddy.Run(t, siteConfig(s, `respond "config B"`))
 	if body := get(t, c, s.URL("/")); body != "config B" {
 		t.Fatalf("after the reload, on the kept connection: %q", body)
 	}

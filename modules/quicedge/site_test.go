@@ -11,16 +11,17 @@ import (
 	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
 )
 
-// siteConfig serves s over HTTP/1.1, HTTP/2 and the quic app: an echo
-// WebTransport endpoint on /wt, and body for every other request.
-func siteConfig(s *testcaddy.Site, body string) string {
+// siteConfig serves s over HTTP/1.1, HTTP/2 and the quic app (grace
+// period 1s): an echo WebTransport endpoint on /wt, and route (a handler
+// directive) for every other request.
+func siteConfig(s *testcaddy.Site, route string) string {
 	return `{
 	admin ` + s.Admin + `
 	servers {
 		protocols h1 h2
 	}
 	quic {
-		grace_period 2s
+		grace_period 1s
 	}
 }
 localhost:` + s.Port + ` {
@@ -28,7 +29,7 @@ localhost:` + s.Port + ` {
 	webtransport /wt {
 		session echo
 	}
-	respond "` + body + `"
+	` + route + `
 }
 `
 }

@@ -73,7 +73,7 @@ func (c *ticketCache) Put(key string, cs *tls.ClientSessionState) {
 // and succeeds once the handshake is done.
 func TestZeroRTTSafeMethodsOnly(t *testing.T) {
 	s := testcaddy.NewSite(t)
-	testcaddy.Run(t, siteConfig(s, "hello"))
+	testcaddy.Run(t, siteConfig(s, `respond "hello"`))
 	const (
 		refusedSeries  = `lastmile_quic_early_data_requests_total{result="refused"}`
 		acceptedSeries = `lastmile_quic_early_data_requests_total{result="accepted"}`
