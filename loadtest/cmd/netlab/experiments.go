@@ -338,7 +338,6 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, clientCC string) (*s
 			client_tcp {
 				congestion_control %s
 			}
-			tls
 		}
 	}
 	quic
