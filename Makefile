@@ -140,7 +140,7 @@ build:
 image:
 	rm -rf build/image && mkdir -p build/image/data
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o build/image/lastmile ./edge
-	cp edge/Caddyfile /etc/ssl/certs/ca-certificates.crt build/image/
+	cp Caddyfile /etc/ssl/certs/ca-certificates.crt build/image/
 	$(PODMAN) --storage-driver vfs build -q -t lastmile:dev -f deploy/Containerfile build/image
 
 image-test:

@@ -16,6 +16,7 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
+	"github.com/lastmile-edge/lastmile"
 	"github.com/lastmile-edge/lastmile/internal/demoorigin"
 )
 
@@ -47,7 +48,7 @@ func cmdDemo(fl caddycmd.Flags) (int, error) {
 	}
 	defer origin.Close()
 	os.Setenv("LASTMILE_ORIGIN", origin.Addr)
-	if err := loadCaddyfile(defaultCaddyfile); err != nil {
+	if err := loadCaddyfile(lastmile.DefaultCaddyfile); err != nil {
 		return caddy.ExitCodeFailedStartup, err
 	}
 	host := envOr("LASTMILE_SITE", "localhost")

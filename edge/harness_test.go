@@ -12,8 +12,6 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 
+	"github.com/lastmile-edge/lastmile"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
@@ -38,6 +37,7 @@ type testEdge struct {
 	SPKIHash  string // base64 SHA-256 of the certificate's public key
 	CertHash  []byte // SHA-256 of the DER certificate
 	Caddyfile string
+	site      *testcaddy.Site
 }
 
 func startEdge(t *testing.T) *testEdge {
@@ -48,31 +48,31 @@ func startEdge(t *testing.T) *testEdge {
 // demo origin's address before the config is loaded.
 func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originAddr string)) *testEdge {
 	t.Helper()
-	e := &testEdge{}
+	site := testcaddy.NewSite(t)
+	spki := sha256.Sum256(site.Cert.RawSubjectPublicKeyInfo)
+	certHash := sha256.Sum256(site.Cert.Raw)
+	e := &testEdge{site: site, Port: site.Port, AdminAddr: site.Admin, CertPool: site.Roots,
+		SPKIHash: base64.StdEncoding.EncodeToString(spki[:]), CertHash: certHash[:]}
 	dir := t.TempDir()
-	certFile, keyFile, cert := testcaddy.WriteCert(t, dir)
-	e.CertPool, e.SPKIHash, e.CertHash = certHashes(cert)
 	origin, err := startOrigin("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { origin.Close() })
 	e.Origin = origin
-	e.Port = testcaddy.FreeTCPAndUDPPort(t)
-	e.AdminAddr = "127.0.0.1:" + testcaddy.FreeTCPAndUDPPort(t)
 	t.Setenv("LASTMILE_ORIGIN", origin.Addr)
 	t.Setenv("LASTMILE_ADMIN", e.AdminAddr)
 	t.Setenv("LASTMILE_HTTPS_PORT", e.Port)
 	t.Setenv("LASTMILE_HTTP_PORT", testcaddy.FreeTCPAndUDPPort(t))
 	t.Setenv("LASTMILE_SITE", "localhost")
-	t.Setenv("LASTMILE_TLS_CERT", certFile)
-	t.Setenv("LASTMILE_TLS_KEY", keyFile)
+	t.Setenv("LASTMILE_TLS_CERT", site.CertFile)
+	t.Setenv("LASTMILE_TLS_KEY", site.KeyFile)
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	for _, hook := range hooks {
 		hook(origin.Addr)
 	}
-	e.Caddyfile = edit(string(defaultCaddyfile))
+	e.Caddyfile = edit(string(lastmile.DefaultCaddyfile))
 	if err := loadCaddyfile([]byte(e.Caddyfile)); err != nil {
 		t.Fatal(err)
 	}
@@ -82,16 +82,6 @@ func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originA
 		}
 	})
 	return e
-}
-
-// certHashes are what clients pin cert by: a pool that trusts it, the
-// base64 SHA-256 of its public key, the SHA-256 of the certificate.
-func certHashes(cert *x509.Certificate) (*x509.CertPool, string, []byte) {
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	spki := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
-	certHash := sha256.Sum256(cert.Raw)
-	return pool, base64.StdEncoding.EncodeToString(spki[:]), certHash[:]
 }
 
 func (e *testEdge) tlsConfig() *tls.Config {
@@ -151,22 +141,7 @@ func get(t *testing.T, c *http.Client, url string) (*http.Response, []byte) {
 // e.g. `lastmile_quic_handshakes_total{result="ok"}`, or 0 if absent.
 func (e *testEdge) metric(t *testing.T, series string) float64 {
 	t.Helper()
-	resp, err := http.Get("http://" + e.AdminAddr + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`)
-	m := re.FindSubmatch(body)
-	if m == nil {
-		return 0
-	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return e.site.Metric(t, series)
 }
 
 // counter reads how much a process-wide series grew since it was made:

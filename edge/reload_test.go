@@ -5,9 +5,18 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
+
+// countingWriter discards what it is given and counts it.
+type countingWriter struct{ n *atomic.Int64 }
+
+func (w countingWriter) Write(p []byte) (int, error) {
+	w.n.Add(int64(len(p)))
+	return len(p), nil
+}
 
 // A reload while a WebTransport session is open and an HTTP/3 download is
 // running breaks neither; requests after the reload, even on the old
@@ -36,12 +45,14 @@ func TestReloadKeepsSessionsAndDownloads(t *testing.T) {
 		err error
 	}
 	done := make(chan result, 1)
+	var got atomic.Int64
 	go func() {
-		n, err := io.Copy(io.Discard, resp.Body)
+		n, err := io.Copy(countingWriter{&got}, resp.Body)
 		done <- result{n, err}
 	}()
 
-	time.Sleep(500 * time.Millisecond)
+	// The reload lands once the download is under way.
+	waitFor(t, func() bool { return got.Load() >= 256<<10 })
 	e.reload(t, strings.Replace(e.Caddyfile, "\talt_svc 24h\n", "\talt_svc 24h\n\theader X-Config-Generation 2\n", 1))
 
 	checkEcho(t, ctx, sess, "after reload")

@@ -11,8 +11,10 @@ import (
 	"syscall"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 
+	"github.com/lastmile-edge/lastmile/internal/promreg"
 	"github.com/lastmile-edge/lastmile/internal/tcptune"
 )
 
@@ -39,6 +41,9 @@ type ListenerWrapper struct {
 	options tcptune.Options
 	logger  *zap.Logger
 	warn    *sync.Once
+	// warnOpaque: connections arrive as TLS records (see conn.observe).
+	warnOpaque *sync.Once
+	app        *caddyhttp.App
 }
 
 // CaddyModule returns the Caddy module information.
@@ -52,7 +57,7 @@ func (ListenerWrapper) CaddyModule() caddy.ModuleInfo {
 // Provision resolves the congestion control and the defaults.
 func (lw *ListenerWrapper) Provision(ctx caddy.Context) error {
 	lw.logger = ctx.Logger()
-	lw.warn = new(sync.Once)
+	lw.warn, lw.warnOpaque = new(sync.Once), new(sync.Once)
 	cc, err := tcptune.ChooseCongestion(lw.CongestionControl)
 	switch {
 	case errors.Is(err, tcptune.ErrNoBBR):
@@ -65,6 +70,15 @@ func (lw *ListenerWrapper) Provision(ctx caddy.Context) error {
 		lw.NotsentLowat = 16 << 10
 	}
 	lw.options = tcptune.Options{Congestion: cc, NotsentLowat: max(lw.NotsentLowat, 0)}
+	lw.app = hookServers(ctx)
+	return promreg.Register(ctx.GetMetricsRegistry(), metrics.reloaded)
+}
+
+// Cleanup unhooks the config's http app.
+func (lw *ListenerWrapper) Cleanup() error {
+	if lw.app != nil {
+		hookedApps.Delete(lw.app)
+	}
 	return nil
 }
 
@@ -76,29 +90,20 @@ func (lw *ListenerWrapper) Validate() error {
 	return nil
 }
 
-// WrapListener tunes the connections ln accepts.
+// WrapListener tunes the connections ln accepts and carries them across
+// config reloads (see drain.go).
 func (lw *ListenerWrapper) WrapListener(ln net.Listener) net.Listener {
-	return &listener{Listener: ln, lw: lw}
+	return newListener(ln, lw)
 }
 
-type listener struct {
-	net.Listener
-	lw *ListenerWrapper
-}
-
-// Accept tunes each connection. A socket that refuses an option is still
-// served, untuned: the connection matters more than its tuning.
-func (l *listener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return c, err
-	}
-	if err := l.lw.options.ApplyConn(socketOf(c)); err != nil {
-		l.lw.warn.Do(func() {
-			l.lw.logger.Warn("tuning client connections failed; they are served untuned", zap.Error(err))
+// tune sets the socket options of c. A socket that refuses an option is
+// still served, untuned: the connection matters more than its tuning.
+func (lw *ListenerWrapper) tune(c net.Conn) {
+	if err := lw.options.ApplyConn(socketOf(c)); err != nil {
+		lw.warn.Do(func() {
+			lw.logger.Warn("tuning client connections failed; they are served untuned", zap.Error(err))
 		})
 	}
-	return c, nil
 }
 
 // socketOf finds the TCP socket under wrappers listed before client_tcp
@@ -122,4 +127,5 @@ var (
 	_ caddy.ListenerWrapper = (*ListenerWrapper)(nil)
 	_ caddy.Provisioner     = (*ListenerWrapper)(nil)
 	_ caddy.Validator       = (*ListenerWrapper)(nil)
+	_ caddy.CleanerUpper    = (*ListenerWrapper)(nil)
 )

@@ -52,7 +52,7 @@ func TestAcceptedConnectionsAreTuned(t *testing.T) {
 			if have, _ := tcptune.Available(); !slices.Contains(have, tc.cc) {
 				t.Skipf("this kernel has no %s", tc.cc)
 			}
-			cc, lowat := sockopts(t, accepted(t, &tc.lw, bare).(*net.TCPConn))
+			cc, lowat := sockopts(t, accepted(t, &tc.lw, bare).(*conn).NetConn().(*net.TCPConn))
 			if cc != tc.cc {
 				t.Errorf("congestion control %q, want %q", cc, tc.cc)
 			}
@@ -67,14 +67,17 @@ func TestAcceptedConnectionsAreTuned(t *testing.T) {
 }
 
 // The tls wrapper listed first hands over *tls.Conn: the socket under it
-// is tuned.
+// is tuned, and Caddy reads the TLS state through the wrapper.
 func TestTunedUnderTLSWrapper(t *testing.T) {
 	c := accepted(t, &ListenerWrapper{CongestionControl: "cubic"}, func(ln net.Listener) net.Listener {
 		return tls.NewListener(ln, &tls.Config{})
 	})
-	tc, ok := c.(*tls.Conn)
+	if _, ok := c.(interface{ ConnectionState() tls.ConnectionState }); !ok {
+		t.Fatalf("accepted %T, which does not give the TLS state", c)
+	}
+	tc, ok := c.(tlsConn).NetConn().(*tls.Conn)
 	if !ok {
-		t.Fatalf("accepted %T, want *tls.Conn", c)
+		t.Fatalf("accepted %T over %T, want *tls.Conn under it", c, c.(tlsConn).NetConn())
 	}
 	if cc, _ := sockopts(t, tc.NetConn().(*net.TCPConn)); cc != "cubic" {
 		t.Fatalf("congestion control %q under tls, want cubic", cc)

@@ -356,7 +356,6 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*
 			client_tcp {
 				congestion_control %s
 			}
-			tls
 		}
 	}
 	quic {

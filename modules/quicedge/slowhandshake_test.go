@@ -1,4 +1,4 @@
-package main
+package quicedge_test
 
 import (
 	"net"
@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// slowHandshakeProxy relays UDP between a client and the edge and holds
+// slowHandshakeProxy relays UDP between a client and the server and holds
 // back the client's handshake-completing packets for delay, while its
 // first flight and 0-RTT packets pass at once. On loopback a handshake
 // completes in microseconds, before the server looks at early requests;
@@ -28,7 +28,11 @@ func startSlowHandshakeProxy(t *testing.T, target string, delay time.Duration) s
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &slowHandshakeProxy{conn: conn, target: must(net.ResolveUDPAddr("udp", target)), delay: delay, peers: map[string]*net.UDPConn{}}
+	targetAddr, err := net.ResolveUDPAddr("udp", target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &slowHandshakeProxy{conn: conn, target: targetAddr, delay: delay, peers: map[string]*net.UDPConn{}}
 	p.wg.Add(1)
 	go p.run()
 	t.Cleanup(func() {

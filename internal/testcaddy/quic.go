@@ -1,0 +1,120 @@
+package testcaddy
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	"github.com/quic-go/webtransport-go"
+)
+
+// Site is an HTTPS site for HTTP/3 tests: a port free on TCP and UDP, a
+// fresh certificate for localhost and a free admin address.
+type Site struct {
+	Port      string
+	Admin     string // host:port of the admin API
+	CertFile  string
+	KeyFile   string
+	Cert      *x509.Certificate
+	Roots     *x509.CertPool
+	listenUDP string
+}
+
+// NewSite makes a Site; its files live in a temporary directory.
+func NewSite(t testing.TB) *Site {
+	t.Helper()
+	dir := t.TempDir()
+	s := &Site{}
+	s.CertFile, s.KeyFile, s.Cert = WriteCert(t, dir)
+	s.Roots = x509.NewCertPool()
+	s.Roots.AddCert(s.Cert)
+	s.Port = FreeTCPAndUDPPort(t)
+	s.Admin = "127.0.0.1:" + FreePort(t)
+	s.listenUDP = "127.0.0.1:" + s.Port
+	return s
+}
+
+// Addr is where clients connect (QUIC does not fall back from ::1).
+func (s *Site) Addr() string { return s.listenUDP }
+
+// URL is the site's https URL for path, by name so Host matches.
+func (s *Site) URL(path string) string { return "https://localhost:" + s.Port + path }
+
+// TLSConfig trusts the site's certificate.
+func (s *Site) TLSConfig() *tls.Config {
+	return &tls.Config{RootCAs: s.Roots, ServerName: "localhost"}
+}
+
+// H3Client speaks HTTP/3 only; dials counts the QUIC connections it opens.
+func (s *Site) H3Client(t testing.TB, dials *int) *http.Client {
+	t.Helper()
+	tr := &http3.Transport{
+		TLSClientConfig: s.TLSConfig(),
+		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			if dials != nil {
+				*dials++
+			}
+			return quic.DialAddrEarly(ctx, s.Addr(), tlsCfg, cfg)
+		},
+	}
+	t.Cleanup(func() { tr.Close() })
+	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
+}
+
+// DialWebTransport opens a session on path.
+func (s *Site) DialWebTransport(t testing.TB, ctx context.Context, path string, hdr http.Header) (*http.Response, *webtransport.Session, error) {
+	t.Helper()
+	d := &webtransport.Transport{
+		TLSClientConfig: s.TLSConfig(),
+		QUICConfig:      &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true},
+		DialAddr: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			return quic.DialAddrEarly(ctx, s.Addr(), tlsCfg, cfg)
+		},
+	}
+	t.Cleanup(func() { d.Close() })
+	return d.Dial(ctx, s.URL(path), hdr)
+}
+
+// EchoStream sends msg on a new bidirectional stream and reads the answer.
+func EchoStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
+	str, err := sess.OpenStreamSync(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := str.Write(msg); err != nil {
+		return nil, err
+	}
+	if err := str.Close(); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(str)
+}
+
+// Metric reads one series from the admin /metrics endpoint, e.g.
+// `lastmile_quic_connections_total`, or 0 if absent.
+func (s *Site) Metric(t testing.TB, series string) float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + s.Admin + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(body)
+	if m == nil {
+		return 0
+	}
+	v, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

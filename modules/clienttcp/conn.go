@@ -1,0 +1,366 @@
+package clienttcp
+
+import (
+	"crypto/tls"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/net/http2"
+)
+
+// protocol is what a connection turned out to carry.
+type protocol uint8
+
+const (
+	protoUnknown protocol = iota // nothing read yet
+	protoHTTP1
+	protoHTTP2
+	// protoOpaque: TLS records, because the tls wrapper comes after
+	// client_tcp; the HTTP inside cannot be followed.
+	protoOpaque
+)
+
+// maxReplay bounds the bytes of an unanswered HTTP/1.1 request kept to be
+// replayed to another server (see movableLocked): request heads and small
+// bodies; a connection with more in flight is closed as before.
+const maxReplay = 64 << 10
+
+// conn is a client connection as the HTTP server sees it. It follows the
+// connection's protocol (from its first bytes) and HTTP/1.1 state (from
+// the server's ConnState hook) so that, when the config that accepted it
+// is replaced, an HTTP/1.1 connection moves to the new config's server
+// instead of being closed under a request, and an HTTP/2 connection is
+// told to go away before its server refuses streams (see drain.go).
+type conn struct {
+	net.Conn // the connection under client_tcp: *tls.Conn, or TCP
+	ln       *listener
+
+	mu       sync.Mutex
+	proto    protocol
+	matched  int            // bytes of the HTTP/2 preface matched so far
+	state    http.ConnState // as the owner's ConnState hook last reported
+	owner    any            // the server that reported StateNew
+	deadline time.Time      // the read deadline the owner set
+	// HTTP/1.1 bytes the owner read since it last wrote, and the Read
+	// calls: a request the owner read and closed on, without answering
+	// or reading on, was dropped before any handler saw it.
+	unanswered []byte
+	overflow   bool // unanswered outgrew maxReplay
+	readCalls  int
+	dataCall   int    // the Read call that returned the last bytes
+	unread     []byte // bytes a replaced server read and did not answer
+	reading    bool   // the owner is blocked in Read
+	// interrupted is closed when a Read that detach cut short returns.
+	interrupted chan struct{}
+	// detached: the connection moved to another server; this handle
+	// reads EOF and closes nothing.
+	detached bool
+	in       frameScanner // client to server, HTTP/2 only
+	ping     [8]byte      // the drain's PING, whose ACK is awaited
+	acked    chan struct{}
+
+	wmu        sync.Mutex
+	out        frameScanner // server to client, HTTP/2 only
+	inject     []byte       // frames to write at the next frame boundary
+	sentGoAway bool         // the server sent its own GOAWAY
+}
+
+// tlsConn is a conn over *tls.Conn: Caddy reads the TLS state of
+// requests through ConnectionState.
+type tlsConn struct{ *conn }
+
+func (c tlsConn) ConnectionState() tls.ConnectionState {
+	return c.conn.Conn.(*tls.Conn).ConnectionState()
+}
+
+// netConn is c as the HTTP server gets it.
+func (c *conn) netConn() net.Conn {
+	if _, ok := c.Conn.(*tls.Conn); ok {
+		return tlsConn{c}
+	}
+	return c
+}
+
+// NetConn returns the connection under client_tcp.
+func (c *conn) NetConn() net.Conn { return c.Conn }
+
+func (c *conn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	if c.detached {
+		c.mu.Unlock()
+		return 0, io.EOF
+	}
+	if c.proto == protoOpaque {
+		c.mu.Unlock()
+		return c.Conn.Read(p)
+	}
+	c.readCalls++
+	call := c.readCalls
+	if len(c.unread) > 0 {
+		n := copy(p, c.unread)
+		c.unread = c.unread[n:]
+		c.delivered(p[:n], call)
+		c.mu.Unlock()
+		return n, nil
+	}
+	c.reading = true
+	c.mu.Unlock()
+	n, err := c.Conn.Read(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reading = false
+	if c.interrupted != nil {
+		// detach cut this read short: what it brought goes to the
+		// server the connection moves to.
+		c.unanswered = append(c.unanswered, p[:n]...)
+		close(c.interrupted)
+		c.interrupted = nil
+		return 0, io.EOF
+	}
+	if n > 0 {
+		c.delivered(p[:n], call)
+	}
+	return n, err
+}
+
+// delivered follows what the owner read; c.mu is held.
+func (c *conn) delivered(p []byte, call int) {
+	c.observe(p)
+	if c.proto != protoHTTP1 || c.overflow {
+		return
+	}
+	if len(c.unanswered)+len(p) > maxReplay {
+		c.unanswered, c.overflow = nil, true
+		return
+	}
+	c.unanswered = append(c.unanswered, p...)
+	c.dataCall = call
+}
+
+// observe follows the protocol; c.mu is held.
+func (c *conn) observe(p []byte) {
+	if c.proto == protoUnknown {
+		if _, isTLS := c.Conn.(*tls.Conn); !isTLS && p[0] == 0x16 {
+			// A TLS handshake record: client_tcp is listed before tls.
+			c.proto = protoOpaque
+			c.ln.forget(c)
+			c.ln.lw.warnOpaque.Do(func() {
+				c.ln.lw.logger.Warn("client_tcp is listed before tls: it tunes the sockets, but reloads close idle connections; list it after tls")
+			})
+			return
+		}
+		k := min(len(p), len(h2Preface)-c.matched)
+		if string(p[:k]) != h2Preface[c.matched:c.matched+k] {
+			c.proto = protoHTTP1
+			return
+		}
+		c.matched += k
+		if c.matched < len(h2Preface) {
+			return
+		}
+		c.proto = protoHTTP2
+		p = p[k:]
+	}
+	if c.proto != protoHTTP2 {
+		return
+	}
+	for len(p) > 0 {
+		n, ended := c.in.step(p)
+		p = p[n:]
+		if ended && c.acked != nil && c.in.isPingAck(c.ping) {
+			// The server's frame reader has now handed it every frame
+			// before this one, each processed in turn: the streams the
+			// client opened before it saw the GOAWAY are all known.
+			close(c.acked)
+			c.acked = nil
+		}
+	}
+}
+
+func (c *conn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	detached, h2 := c.detached, c.proto == protoHTTP2
+	if !h2 {
+		c.unanswered, c.overflow = c.unanswered[:0], false
+	}
+	c.mu.Unlock()
+	if detached {
+		return 0, net.ErrClosed
+	}
+	if !h2 {
+		return c.Conn.Write(p)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	start := 0
+	for i := 0; i < len(p); {
+		if c.inject != nil && c.out.atBoundary() {
+			if _, err := c.Conn.Write(p[start:i]); err != nil {
+				return start, err
+			}
+			start = i
+			if err := c.writeInjected(); err != nil {
+				return start, err
+			}
+		}
+		n, ended := c.out.step(p[i:])
+		i += n
+		if ended && c.out.frameType() == http2.FrameGoAway {
+			c.sentGoAway = true
+		}
+	}
+	n, err := c.Conn.Write(p[start:])
+	return start + n, err
+}
+
+// writeInjected writes the pending frames; c.wmu is held.
+func (c *conn) writeInjected() error {
+	frames := c.inject
+	c.inject = nil
+	_, err := c.Conn.Write(frames)
+	return err
+}
+
+// expectAck prepares the graceful shutdown of an HTTP/2 connection (see
+// goAwayFrames): the returned channel is closed once the server has read
+// the client's acknowledgement of ping, or when the connection closes.
+// It is nil for connections that are not HTTP/2.
+func (c *conn) expectAck(ping [8]byte) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proto != protoHTTP2 || c.acked != nil {
+		return nil
+	}
+	c.ping, c.acked = ping, make(chan struct{})
+	return c.acked
+}
+
+// goAway sends the frames expectAck prepared, at the next frame boundary
+// of what the server writes.
+func (c *conn) goAway(ping [8]byte) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.sentGoAway {
+		// The server is shutting the connection down already, and a
+		// second GOAWAY may not raise the last stream id.
+		c.ackDone()
+		return
+	}
+	c.inject = goAwayFrames(ping)
+	if c.out.atBoundary() {
+		if err := c.writeInjected(); err != nil {
+			c.ackDone()
+		}
+	}
+}
+
+// ackDone ends the wait for the client's acknowledgement.
+func (c *conn) ackDone() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.acked != nil {
+		close(c.acked)
+		c.acked = nil
+	}
+}
+
+func (c *conn) SetDeadline(t time.Time) error { return c.setDeadline(t, true, c.Conn.SetDeadline) }
+
+func (c *conn) SetReadDeadline(t time.Time) error {
+	return c.setDeadline(t, true, c.Conn.SetReadDeadline)
+}
+
+func (c *conn) SetWriteDeadline(t time.Time) error {
+	return c.setDeadline(t, false, c.Conn.SetWriteDeadline)
+}
+
+// setDeadline passes the owner's deadline on, remembering a read deadline
+// (detach overrides it); a detached handle's deadlines are not the new
+// owner's business.
+func (c *conn) setDeadline(t time.Time, read bool, set func(time.Time) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.detached {
+		return nil
+	}
+	if read {
+		c.deadline = t
+	}
+	return set(t)
+}
+
+// setState records the HTTP/1.1 state the server reports. After a hand
+// over the new server's reports count: the old one's StateClosed is about
+// the handle it dropped.
+func (c *conn) setState(srv any, st http.ConnState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st == http.StateNew && c.owner == nil {
+		c.owner = srv
+	}
+	if c.owner == srv {
+		c.state = st
+	}
+}
+
+// Close closes the connection, unless its config is being replaced and
+// the connection can move to the new config's server (movableLocked).
+func (c *conn) Close() error {
+	c.mu.Lock()
+	if c.detached {
+		c.mu.Unlock()
+		return nil
+	}
+	if next := c.ln.successor(); next != nil && c.movableLocked() {
+		if c.ln.handOver(c, next, c.detach()) {
+			return nil
+		}
+		c.Conn.Close()
+		return nil
+	}
+	c.mu.Unlock()
+	c.ln.forget(c)
+	c.ackDone()
+	return c.Conn.Close()
+}
+
+// movableLocked reports whether c is an HTTP/1.1 connection whose server
+// is done with it and whose client is not: either between two requests
+// (the client may be sending the next one now, and would meet a closed
+// socket), or holding a request the server read but closed on without
+// answering it or reading on, which net/http does to requests it reads
+// while shutting down: no handler saw it, so another server may answer
+// it. c.mu is held.
+func (c *conn) movableLocked() bool {
+	if c.proto != protoHTTP1 || c.overflow {
+		return false
+	}
+	if len(c.unanswered) == 0 {
+		return c.state == http.StateIdle
+	}
+	// Active, not hijacked: bytes on a hijacked connection are not HTTP.
+	return c.state == http.StateActive && !c.reading && c.dataCall == c.readCalls
+}
+
+// detach takes c away from its server, cutting short a Read it is blocked
+// in, and returns the bytes the next server is to read first (c.mu is
+// held, and released).
+func (c *conn) detach() []byte {
+	c.detached = true
+	if c.reading {
+		done := make(chan struct{})
+		c.interrupted = done
+		c.mu.Unlock()
+		_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
+		<-done
+		c.mu.Lock()
+	}
+	replay := append(c.unanswered, c.unread...)
+	c.unanswered, c.unread = nil, nil
+	c.mu.Unlock()
+	_ = c.Conn.SetReadDeadline(time.Time{})
+	return replay
+}
