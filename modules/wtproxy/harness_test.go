@@ -27,6 +27,7 @@ import (
 // it saw is posted on its channels.
 type upstream struct {
 	addr     string
+	stop     func()             // closes the server and its connections
 	requests chan *http.Request // CONNECTs of /echo
 	closed   chan error         // how /echo sessions ended
 	streamEr chan error         // how /reset's stream read ended
@@ -135,10 +136,11 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config) *ups
 		})
 	})
 	go srv.Serve(pc)
-	t.Cleanup(func() {
+	u.stop = func() {
 		srv.Close()
 		pc.Close()
-	})
+	}
+	t.Cleanup(u.stop)
 	return u
 }
 
@@ -192,6 +194,15 @@ func echo(s *webtransport.Session) {
 type edge struct {
 	port, admin string
 	cert        testcert.Cert
+	clients     []*quic.Conn
+}
+
+// closeClients closes the test's connections to the edge.
+func (e *edge) closeClients() {
+	for _, c := range e.clients {
+		c.CloseWithError(0, "")
+	}
+	e.clients = nil
 }
 
 // startEdge runs the edge with `session proxy <upstream> {<options>}` on
@@ -231,6 +242,7 @@ func (e *edge) dial(t testing.TB, ctx context.Context, path string, hdr http.Hea
 	if err != nil {
 		return nil, nil, err
 	}
+	e.clients = append(e.clients, conn)
 	t.Cleanup(func() { conn.CloseWithError(0, "") })
 	client, err := (&webtransport.Transport{}).NewClientConn(conn)
 	if err != nil {

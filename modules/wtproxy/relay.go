@@ -100,12 +100,14 @@ func (r *relay) watch(d direction) {
 	})
 }
 
-// closeError is the error a session ended with.
+// closeError is the error an ended session ended with. Its context may
+// end a moment before the session's close reaches its stream maps, so the
+// accept waits for that, briefly.
 func closeError(s peer) error {
-	done, cancel := context.WithCancel(context.Background())
-	cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
 	for {
-		str, err := s.AcceptStream(done)
+		str, err := s.AcceptStream(ctx)
 		if err != nil {
 			return err
 		}
