@@ -28,14 +28,20 @@ import (
 type upstream struct {
 	addr     string
 	stop     func()             // closes the server and its connections
-	requests chan *http.Request // CONNECTs of /echo
+	requests chan *http.Request // CONNECTs of /echo, the first 64
 	closed   chan error         // how /echo sessions ended
 	streamEr chan error         // how /reset's stream read ended
 	sinks    chan *webtransport.Stream
 	pushed   chan string // replies to /push's stream
 }
 
-func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config) *upstream {
+// sessionFlowControl lets the upstream carry several sessions per
+// connection.
+var sessionFlowControl = &webtransport.Config{MaxIncomingStreams: 100, MaxIncomingUniStreams: 100, MaxIncomingData: 16 << 20}
+
+// startUpstream starts the upstream; edit, if given, changes its server
+// before it serves.
+func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit ...func(*webtransport.Server)) *upstream {
 	t.Helper()
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
@@ -54,7 +60,7 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config) *ups
 		pushed:   make(chan string, 1),
 	}
 	mux := http.NewServeMux()
-	srv := &webtransport.Server{H3: &http3.Server{
+	srv := &webtransport.Server{Config: sessionFlowControl, H3: &http3.Server{
 		Handler:    mux,
 		TLSConfig:  http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{kp}}),
 		QUICConfig: quicConf,
@@ -68,10 +74,28 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config) *ups
 		go serve(s)
 	}
 	mux.HandleFunc("/echo/", func(w http.ResponseWriter, r *http.Request) {
-		u.requests <- r
+		select {
+		case u.requests <- r:
+		default: // a benchmark's many sessions: nobody looks
+		}
 		upgrade(w, r, func(s *webtransport.Session) {
 			echo(s)
 			u.closed <- closeError(s)
+		})
+	})
+	mux.HandleFunc("/discard", func(w http.ResponseWriter, r *http.Request) {
+		upgrade(w, r, func(s *webtransport.Session) {
+			for {
+				str, err := s.AcceptStream(s.Context())
+				if err != nil {
+					return
+				}
+				go func() {
+					n, _ := io.Copy(io.Discard, str)
+					fmt.Fprint(str, n)
+					str.Close()
+				}()
+			}
 		})
 	})
 	mux.HandleFunc("/refuse", func(w http.ResponseWriter, r *http.Request) {
@@ -135,6 +159,9 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config) *ups
 			<-s.Context().Done()
 		})
 	})
+	for _, f := range edit {
+		f(srv)
+	}
 	go srv.Serve(pc)
 	u.stop = func() {
 		srv.Close()
@@ -237,18 +264,29 @@ localhost:%s {
 // connection that outlives the session, so its close reaches the edge.
 func (e *edge) dial(t testing.TB, ctx context.Context, path string, hdr http.Header) (*http.Response, *webtransport.Session, error) {
 	t.Helper()
-	tlsConf := &tls.Config{RootCAs: e.cert.Pool, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}}
-	conn, err := quic.DialAddr(ctx, "127.0.0.1:"+e.port, tlsConf, &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true})
+	client, conn, err := clientConn(ctx, "127.0.0.1:"+e.port, e.cert)
 	if err != nil {
 		return nil, nil, err
 	}
 	e.clients = append(e.clients, conn)
 	t.Cleanup(func() { conn.CloseWithError(0, "") })
-	client, err := (&webtransport.Transport{}).NewClientConn(conn)
+	return client.Dial(ctx, "https://localhost:"+e.port+path, hdr)
+}
+
+// clientConn is a WebTransport client connection to addr, which serves
+// cert for localhost.
+func clientConn(ctx context.Context, addr string, cert testcert.Cert) (*webtransport.ClientConn, *quic.Conn, error) {
+	tlsConf := &tls.Config{RootCAs: cert.Pool, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}}
+	conn, err := quic.DialAddr(ctx, addr, tlsConf, &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true})
 	if err != nil {
 		return nil, nil, err
 	}
-	return client.Dial(ctx, "https://localhost:"+e.port+path, hdr)
+	client, err := (&webtransport.Transport{}).NewClientConn(conn)
+	if err != nil {
+		conn.CloseWithError(0, "")
+		return nil, nil, err
+	}
+	return client, conn, nil
 }
 
 // mustDial is dial for sessions the test needs.

@@ -53,7 +53,10 @@ type Proxy struct {
 	MaxStreams int `json:"max_streams,omitempty"`
 
 	// SessionsPerConnection is how many sessions share one QUIC
-	// connection to the upstream. Default 8.
+	// connection to the upstream. Default 8. Sharing needs WebTransport
+	// flow control enabled on the upstream (webtransport-go refuses a
+	// second session otherwise); an upstream that refuses gets one
+	// connection per session.
 	SessionsPerConnection int `json:"sessions_per_connection,omitempty"`
 
 	// ForwardHeaders are request headers passed to the upstream besides
@@ -129,7 +132,7 @@ func (p *Proxy) Provision(ctx caddy.Context) error {
 	if p.tlsConf, err = p.TLS.clientConfig(u); err != nil {
 		return err
 	}
-	p.pool = newConnPool(p.tlsConf, u.Host, p.SessionsPerConnection)
+	p.pool = newConnPool(p.tlsConf, u.Host, p.SessionsPerConnection, p.MaxStreams)
 	return promreg.Register(ctx.GetMetricsRegistry(), metrics.collectors()...)
 }
 

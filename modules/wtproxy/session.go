@@ -19,23 +19,36 @@ func (p *Proxy) PrepareSession(r *http.Request) (wtsession.PreparedSession, erro
 	ctx, cancel := context.WithTimeout(r.Context(), time.Duration(p.DialTimeout))
 	defer cancel()
 	start := time.Now()
-	uc, reused, err := p.pool.get(ctx)
+	uc, reused, resp, up, err := p.open(ctx, r)
 	if err != nil {
-		return nil, p.refuse(ctx, nil, err)
-	}
-	// The session must outlive the request's context: webtransport-go
-	// derives the session's context from the dial's.
-	resp, up, err := uc.client.Dial(context.WithoutCancel(ctx), upstreamURL(p.upstream, r), upstreamHeader(r, p.forward))
-	if err == nil && ctx.Err() != nil {
-		up.CloseWithError(codeClientGone, "dial timed out")
-		err = ctx.Err()
-	}
-	if err != nil {
-		p.pool.release(uc)
 		return nil, p.refuse(ctx, resp, err)
 	}
 	metrics.observeDial(time.Since(start), reused)
 	return &relaySession{proxy: p, conn: uc, upstream: up}, nil
+}
+
+// open opens the upstream session on a pooled connection. An upstream
+// that refuses a second session on a connection (webtransport-go does
+// unless both sides enable WebTransport flow control) gets a connection
+// per session from then on.
+func (p *Proxy) open(ctx context.Context, r *http.Request) (uc *upstreamConn, reused bool, resp *http.Response, up *webtransport.Session, err error) {
+	for {
+		uc, reused, err = p.pool.get(ctx)
+		if err != nil {
+			return nil, false, nil, nil, err
+		}
+		// The session outlives ctx: webtransport-go detaches it.
+		resp, up, err = uc.client.Dial(ctx, upstreamURL(p.upstream, r), upstreamHeader(r, p.forward))
+		if err == nil {
+			return uc, reused, resp, up, nil
+		}
+		p.pool.release(uc)
+		if !reused || !rejected(err) {
+			return nil, false, resp, nil, err
+		}
+		p.pool.stopSharing()
+		p.logger.Warn("upstream refuses several sessions per connection: enable WebTransport flow control on it to save a handshake per session")
+	}
 }
 
 func (p *Proxy) refuse(ctx context.Context, resp *http.Response, err error) error {

@@ -26,11 +26,12 @@ import (
 type connPool struct {
 	tlsConf *tls.Config
 	addr    string
-	perConn int
+	wt      *webtransport.Transport
 
-	mu     sync.Mutex
-	conns  []*upstreamConn
-	closed bool
+	mu      sync.Mutex
+	perConn int
+	conns   []*upstreamConn
+	closed  bool
 }
 
 // upstreamConn is one QUIC connection and the sessions it carries.
@@ -40,8 +41,33 @@ type upstreamConn struct {
 	sessions int // guarded by connPool.mu
 }
 
-func newConnPool(tlsConf *tls.Config, addr string, perConn int) *connPool {
-	return &connPool{tlsConf: tlsConf, addr: addr, perConn: perConn}
+// sessionDataWindow is the stream data an upstream session may send
+// ahead of the relay's reading, over all its streams. Several sessions on
+// one connection need WebTransport's per-session flow control; this
+// window keeps one slow browser's session from taking the connection's.
+const sessionDataWindow = 8 << 20
+
+func newConnPool(tlsConf *tls.Config, addr string, perConn, maxStreams int) *connPool {
+	wt := &webtransport.Transport{Config: &webtransport.Config{
+		MaxIncomingStreams:    int64(maxStreams),
+		MaxIncomingUniStreams: int64(maxStreams),
+		MaxIncomingData:       sessionDataWindow,
+	}}
+	return &connPool{tlsConf: tlsConf, addr: addr, wt: wt, perConn: perConn}
+}
+
+// stopSharing gives each session its own connection from now on.
+func (p *connPool) stopSharing() {
+	p.mu.Lock()
+	p.perConn = 1
+	p.mu.Unlock()
+}
+
+// rejected reports whether the upstream rejected the CONNECT request
+// without answering it.
+func rejected(err error) bool {
+	h3err, ok := errors.AsType[*http3.Error](err)
+	return ok && h3err.ErrorCode == http3.ErrCodeRequestRejected
 }
 
 // upstreamQUICConfig enables what WebTransport needs. No keep-alive: a
@@ -78,7 +104,7 @@ func (p *connPool) get(ctx context.Context) (c *upstreamConn, reused bool, err e
 	if err != nil {
 		return nil, false, err
 	}
-	client, err := (&webtransport.Transport{}).NewClientConn(qconn)
+	client, err := p.wt.NewClientConn(qconn)
 	if err != nil {
 		qconn.CloseWithError(quic.ApplicationErrorCode(http3.ErrCodeNoError), "")
 		return nil, false, err
