@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -60,8 +61,7 @@ type Proxy struct {
 	SessionsPerConnection int `json:"sessions_per_connection,omitempty"`
 
 	// ForwardHeaders are request headers passed to the upstream besides
-	// Origin, Cookie, User-Agent, Accept-Language and
-	// WT-Available-Protocols, which always are, and X-Forwarded-For,
+	// Origin, Cookie, User-Agent and Accept-Language, which always are, and X-Forwarded-For,
 	// X-Forwarded-Proto, X-Forwarded-Host and Forwarded, which the edge
 	// sets. Other headers (credentials for the edge, for instance) stay
 	// at the edge.
@@ -138,7 +138,7 @@ func (p *Proxy) Provision(ctx caddy.Context) error {
 
 // alwaysForwarded are the headers an application behind the edge needs
 // to recognise the page and the user.
-var alwaysForwarded = []string{"Origin", "Cookie", "User-Agent", "Accept-Language", "WT-Available-Protocols"}
+var alwaysForwarded = []string{"Origin", "Cookie", "User-Agent", "Accept-Language"}
 
 // maxBufferSize bounds BufferSize: beyond QUIC's initial stream window a
 // bigger buffer only holds more memory per stream.
@@ -159,6 +159,12 @@ func (p *Proxy) Validate() error {
 	for _, h := range p.ForwardHeaders {
 		if !validHeaderName(h) {
 			return fmt.Errorf("proxy: forward_headers %q: not a header name", h)
+		}
+		// webtransport-go's client fails a session whose server picked a
+		// protocol the client did not offer itself: negotiation is not
+		// relayed.
+		if strings.EqualFold(h, "WT-Available-Protocols") {
+			return fmt.Errorf("proxy: forward_headers %q: application protocol negotiation is not relayed", h)
 		}
 	}
 	return nil
