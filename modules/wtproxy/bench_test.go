@@ -2,12 +2,15 @@ package wtproxy
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcert"
@@ -19,13 +22,15 @@ type benchTarget struct {
 	open func(b *testing.B, ctx context.Context, path string) *webtransport.Session
 }
 
-// benchTargets starts one upstream and one edge in front of it, with
-// options for the proxy.
-func benchTargets(b *testing.B, options string) []benchTarget {
+// benchTargets starts one upstream and returns targets for it: direct,
+// and through an edge per proxy options variant (name suffix → options),
+// each edge started when its target is first used (Caddy runs one config
+// at a time).
+func benchTargets(parent *testing.B, variants ...[2]string) []benchTarget {
+	b := parent
 	cert := testcert.Write(b)
 	up := startUpstream(b, cert, nil)
-	e := startEdge(b, cert, up.addr, options)
-	direct := func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
+	targets := []benchTarget{{"direct", func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
 		client, conn, err := clientConn(ctx, up.addr, cert)
 		if err != nil {
 			b.Fatal(err)
@@ -36,17 +41,27 @@ func benchTargets(b *testing.B, options string) []benchTarget {
 			b.Fatal(err)
 		}
 		return s
+	}}}
+	if len(variants) == 0 {
+		variants = [][2]string{{"", ""}}
 	}
-	edge := func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
-		return e.mustDial(b, ctx, path)
+	for _, v := range variants {
+		var e *edge
+		targets = append(targets, benchTarget{"edge" + v[0], func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
+			if e == nil {
+				// The parent's: a sub-benchmark's function runs more than once.
+				e = startEdge(parent, cert, up.addr, v[1])
+			}
+			return e.mustDial(b, ctx, path)
+		}})
 	}
-	return []benchTarget{{"direct", direct}, {"edge", edge}}
+	return targets
 }
 
 // BenchmarkStreamEchoRTT is the round trip of 64 bytes on an open
 // bidirectional stream, echoed by the upstream.
 func BenchmarkStreamEchoRTT(b *testing.B) {
-	for _, target := range benchTargets(b, "") {
+	for _, target := range benchTargets(b) {
 		b.Run(target.name, func(b *testing.B) {
 			ctx := context.Background()
 			s := target.open(b, ctx, "/echo/rtt")
@@ -79,12 +94,13 @@ func BenchmarkStreamEchoRTT(b *testing.B) {
 // an upstream that reads it all and answers with the count.
 func BenchmarkStreamThroughput(b *testing.B) {
 	const size = 8 << 20
-	for _, target := range benchTargets(b, "") {
+	for _, target := range benchTargets(b, [2]string{"", ""}, [2]string{"-buffer-256KiB", "buffer_size 256KiB"}) {
 		b.Run(target.name, func(b *testing.B) {
 			ctx := context.Background()
 			s := target.open(b, ctx, "/discard")
 			chunk := make([]byte, 64<<10)
 			b.SetBytes(size)
+			cpuStart, wallStart := processCPU(b), time.Now()
 			b.ResetTimer()
 			for range b.N {
 				str, err := s.OpenStreamSync(ctx)
@@ -102,39 +118,63 @@ func BenchmarkStreamThroughput(b *testing.B) {
 					b.Fatalf("upstream read %q bytes (%v)", reply, err)
 				}
 			}
+			b.StopTimer()
+			// Client, edge and upstream share the process: CPU per
+			// operation and cores busy say whether the CPU is the bound.
+			cpu := processCPU(b) - cpuStart
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(cpu.Seconds()/time.Since(wallStart).Seconds(), "cores")
 		})
 	}
 }
 
-// BenchmarkSessionOpen is the time to open a session through the edge on
-// an open browser connection: with a QUIC handshake to the upstream for
-// each session, or on a shared upstream connection.
-func BenchmarkSessionOpen(b *testing.B) {
-	for _, sharing := range []struct{ name, options string }{
-		{"upstream-conn-per-session", "sessions_per_connection 1"},
-		{"upstream-conn-shared", "sessions_per_connection 8"},
-	} {
-		b.Run(sharing.name, func(b *testing.B) {
-			cert := testcert.Write(b)
-			up := startUpstream(b, cert, nil)
-			e := startEdge(b, cert, up.addr, sharing.options)
+// BenchmarkUpstreamSessionOpen is the time the edge takes to open an
+// upstream session on a new QUIC connection (handshake included) and on
+// a pooled one.
+func BenchmarkUpstreamSessionOpen(b *testing.B) {
+	cert := testcert.Write(b)
+	up := startUpstream(b, cert, nil)
+	tlsConf := &tls.Config{RootCAs: cert.Pool, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}}
+	for _, reuse := range []bool{false, true} {
+		name := "new-connection"
+		if reuse {
+			name = "pooled-connection"
+		}
+		b.Run(name, func(b *testing.B) {
 			ctx := context.Background()
-			client, conn, err := clientConn(ctx, "127.0.0.1:"+e.port, cert)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer conn.CloseWithError(0, "")
-			b.ResetTimer()
+			pool := newConnPool(tlsConf, up.addr, 1000, 100)
+			defer pool.close()
 			for range b.N {
-				_, s, err := client.Dial(ctx, "https://localhost:"+e.port+"/echo/open", nil)
+				uc, reused, err := pool.get(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if reused != reuse && reuse {
+					b.StopTimer() // the first session of the pooled run dials
+				}
+				_, s, err := uc.client.Dial(ctx, "https://localhost/echo/open", nil)
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
 				s.CloseWithError(0, "")
 				<-up.closed
+				pool.release(uc)
+				if !reuse {
+					uc.qconn.CloseWithError(0, "")
+					<-uc.qconn.Context().Done()
+				}
 				b.StartTimer()
 			}
 		})
 	}
+}
+
+// processCPU is the process's user and system CPU time so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
