@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/webtransport-go"
+
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
 func (e *testEdge) wtDial(t *testing.T, ctx context.Context, path string, hdr http.Header) (*http.Response, *webtransport.Session, error) {
@@ -26,56 +27,6 @@ func (e *testEdge) wtDial(t *testing.T, ctx context.Context, path string, hdr ht
 	}
 	t.Cleanup(func() { d.Close() })
 	return d.Dial(ctx, e.URL(path), hdr)
-}
-
-func echoStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
-	str, err := sess.OpenStreamSync(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := str.Write(msg); err != nil {
-		return nil, err
-	}
-	if err := str.Close(); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(str)
-}
-
-func echoUniStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
-	str, err := sess.OpenUniStreamSync(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := str.Write(msg); err != nil {
-		return nil, err
-	}
-	if err := str.Close(); err != nil {
-		return nil, err
-	}
-	rstr, err := sess.AcceptUniStream(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(rstr)
-}
-
-// echoDatagram retries, since datagrams may be lost.
-func echoDatagram(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
-	for {
-		if err := sess.SendDatagram(msg); err != nil {
-			return nil, err
-		}
-		rctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		got, err := sess.ReceiveDatagram(rctx)
-		cancel()
-		if err == nil {
-			return got, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
 }
 
 func TestWebTransportEcho(t *testing.T) {
@@ -105,15 +56,15 @@ func TestWebTransportEcho(t *testing.T) {
 func checkEcho(t *testing.T, ctx context.Context, sess *webtransport.Session, tag string) {
 	t.Helper()
 	msg := []byte("bidi " + tag + " " + strings.Repeat("x", 5000))
-	if got, err := echoStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+	if got, err := wtclient.EchoStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
 		t.Fatalf("%s: bidirectional echo: %q, %v", tag, trim(got), err)
 	}
 	msg = []byte("uni " + tag)
-	if got, err := echoUniStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+	if got, err := wtclient.EchoUniStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
 		t.Fatalf("%s: unidirectional echo: %q, %v", tag, trim(got), err)
 	}
 	msg = []byte("datagram " + tag)
-	if got, err := echoDatagram(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+	if got, err := wtclient.EchoDatagram(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
 		t.Fatalf("%s: datagram echo: %q, %v", tag, trim(got), err)
 	}
 }
@@ -186,7 +137,7 @@ func TestWebTransportIdleTimeout(t *testing.T) {
 	}
 	start := time.Now()
 	for time.Since(start) < 2500*time.Millisecond {
-		if _, err := echoDatagram(ctx, busy, []byte("ping")); err != nil {
+		if _, err := wtclient.EchoDatagram(ctx, busy, []byte("ping")); err != nil {
 			t.Fatalf("busy session: %v", err)
 		}
 		time.Sleep(300 * time.Millisecond)

@@ -340,3 +340,15 @@ func receive[T any](t testing.TB, ch <-chan T, what string) T {
 		panic("unreachable")
 	}
 }
+
+// relayFixture starts an upstream and the edge in front of it with proxy
+// options, and gives a context for the test's steps.
+func relayFixture(t *testing.T, options string) (*upstream, *edge, context.Context) {
+	t.Helper()
+	cert := testcert.Write(t)
+	up := startUpstream(t, cert, nil)
+	e := startEdge(t, cert, up.addr, options)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return up, e, ctx
+}

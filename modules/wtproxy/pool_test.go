@@ -8,6 +8,7 @@ import (
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcert"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
 // Sessions share upstream connections up to sessions_per_connection; a
@@ -35,7 +36,7 @@ func TestSessionsShareUpstreamConnections(t *testing.T) {
 	a.CloseWithError(0, "")
 	receive(t, up.closed, "first session's end")
 	for name, s := range map[string]*webtransport.Session{"b": b, "c": c} {
-		if got, err := echoStream(ctx, s, []byte(name)); err != nil || string(got) != name {
+		if got, err := wtclient.EchoStream(ctx, s, []byte(name)); err != nil || string(got) != name {
 			t.Fatalf("session %s after a neighbour closed: %q, %v", name, got, err)
 		}
 	}
@@ -51,7 +52,7 @@ func TestUpstreamThatCannotShareGetsConnectionPerSession(t *testing.T) {
 	defer cancel()
 	for _, name := range []string{"a", "b", "c"} {
 		s := e.mustDial(t, ctx, "/echo/"+name)
-		if got, err := echoStream(ctx, s, []byte(name)); err != nil || string(got) != name {
+		if got, err := wtclient.EchoStream(ctx, s, []byte(name)); err != nil || string(got) != name {
 			t.Fatalf("session %s: %q, %v", name, got, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcert"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
 // An upstream that answers the CONNECT with an error status: the browser
@@ -68,13 +69,9 @@ func TestRefusalWhenUpstreamIsDown(t *testing.T) {
 // An upstream whose connection is lost mid-session: the browser's session
 // is closed with the relay's code, at once.
 func TestUpstreamLossClosesSession(t *testing.T) {
-	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil)
-	e := startEdge(t, cert, up.addr, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	up, e, ctx := relayFixture(t, "")
 	s := e.mustDial(t, ctx, "/echo/loss")
-	if got, err := echoStream(ctx, s, []byte("hi")); err != nil || string(got) != "hi" {
+	if got, err := wtclient.EchoStream(ctx, s, []byte("hi")); err != nil || string(got) != "hi" {
 		t.Fatalf("echo: %q, %v", got, err)
 	}
 	up.stop()
@@ -87,11 +84,7 @@ func TestUpstreamLossClosesSession(t *testing.T) {
 
 // Sessions that end, however they end, leave no goroutine behind.
 func TestNoGoroutineLeftBehind(t *testing.T) {
-	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil)
-	e := startEdge(t, cert, up.addr, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	up, e, ctx := relayFixture(t, "")
 	session := func(path string) *webtransport.Session {
 		_, s, err := e.dial(t, ctx, path, nil)
 		if err != nil {
@@ -101,7 +94,7 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 	}
 	// Warm up: the pooled upstream connection stays, by design.
 	s := session("/echo/warm")
-	echoStream(ctx, s, []byte("warm"))
+	wtclient.EchoStream(ctx, s, []byte("warm"))
 	s.CloseWithError(0, "")
 	receive(t, up.closed, "warm-up session's end")
 	eventually(t, 5*time.Second, "warm-up session relay ended", func() bool {
@@ -115,10 +108,10 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 
 	for range 5 {
 		s := session("/echo/leak")
-		if got, err := echoStream(ctx, s, []byte("x")); err != nil || string(got) != "x" {
+		if got, err := wtclient.EchoStream(ctx, s, []byte("x")); err != nil || string(got) != "x" {
 			t.Fatalf("echo: %q, %v", got, err)
 		}
-		echoUniStream(ctx, s, []byte("u"))
+		wtclient.EchoUniStream(ctx, s, []byte("u"))
 		str, _ := s.OpenStreamSync(ctx) // left open: the close must end it
 		str.Write([]byte("pending"))
 		s.CloseWithError(0, "")

@@ -2,7 +2,6 @@ package wtproxy
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -12,72 +11,22 @@ import (
 
 	"github.com/quic-go/webtransport-go"
 
-	"github.com/lastmile-edge/lastmile/internal/testcert"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
-func echoStream(ctx context.Context, s *webtransport.Session, msg []byte) ([]byte, error) {
-	str, err := s.OpenStreamSync(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := str.Write(msg); err != nil {
-		return nil, err
-	}
-	str.Close()
-	return io.ReadAll(str)
-}
-
-func echoUniStream(ctx context.Context, s *webtransport.Session, msg []byte) ([]byte, error) {
-	str, err := s.OpenUniStreamSync(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := str.Write(msg); err != nil {
-		return nil, err
-	}
-	str.Close()
-	in, err := s.AcceptUniStream(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(in)
-}
-
-// echoDatagram retries: datagrams may be lost.
-func echoDatagram(ctx context.Context, s *webtransport.Session, msg []byte) ([]byte, error) {
-	for {
-		if err := s.SendDatagram(msg); err != nil {
-			return nil, err
-		}
-		rctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		got, err := s.ReceiveDatagram(rctx)
-		cancel()
-		if err == nil {
-			return got, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
-}
-
 func TestRelayEchoesStreamsAndDatagrams(t *testing.T) {
-	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil)
-	e := startEdge(t, cert, up.addr, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	_, e, ctx := relayFixture(t, "")
 	toUpstream := e.metric(t, `lastmile_webtransport_proxy_stream_bytes_total{direction="to_upstream"}`)
 	s := e.mustDial(t, ctx, "/echo/a")
 
 	big := bytes.Repeat([]byte("0123456789abcdef"), 64<<10) // 1 MiB: many buffers
-	if got, err := echoStream(ctx, s, big); err != nil || !bytes.Equal(got, big) {
+	if got, err := wtclient.EchoStream(ctx, s, big); err != nil || !bytes.Equal(got, big) {
 		t.Fatalf("bidirectional echo: %d bytes, %v", len(got), err)
 	}
-	if got, err := echoUniStream(ctx, s, []byte("uni")); err != nil || string(got) != "uni" {
+	if got, err := wtclient.EchoUniStream(ctx, s, []byte("uni")); err != nil || string(got) != "uni" {
 		t.Fatalf("unidirectional echo: %q, %v", got, err)
 	}
-	if got, err := echoDatagram(ctx, s, []byte("dgram")); err != nil || string(got) != "dgram" {
+	if got, err := wtclient.EchoDatagram(ctx, s, []byte("dgram")); err != nil || string(got) != "dgram" {
 		t.Fatalf("datagram echo: %q, %v", got, err)
 	}
 	if got := e.metric(t, `lastmile_webtransport_proxy_stream_bytes_total{direction="to_upstream"}`) - toUpstream; got != float64(len(big)+len("uni")) {
@@ -90,11 +39,7 @@ func TestRelayEchoesStreamsAndDatagrams(t *testing.T) {
 
 // Streams the upstream opens reach the browser, both kinds.
 func TestRelayCarriesUpstreamOpenedStreams(t *testing.T) {
-	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil)
-	e := startEdge(t, cert, up.addr, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	up, e, ctx := relayFixture(t, "")
 	s := e.mustDial(t, ctx, "/push")
 	uni, err := s.AcceptUniStream(ctx)
 	if err != nil {
@@ -120,11 +65,7 @@ func TestRelayCarriesUpstreamOpenedStreams(t *testing.T) {
 // Resets and STOP_SENDING pass through with the application's codes,
 // both ways.
 func TestRelayPropagatesStreamErrorCodes(t *testing.T) {
-	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil)
-	e := startEdge(t, cert, up.addr, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	up, e, ctx := relayFixture(t, "")
 	s := e.mustDial(t, ctx, "/reset")
 
 	str, err := s.OpenStreamSync(ctx)
@@ -155,11 +96,7 @@ func TestRelayPropagatesStreamErrorCodes(t *testing.T) {
 
 // The session's close code and reason pass through, both ways.
 func TestRelayPropagatesSessionClose(t *testing.T) {
-	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil)
-	e := startEdge(t, cert, up.addr, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	up, e, ctx := relayFixture(t, "")
 
 	s := e.mustDial(t, ctx, "/close")
 	str, err := s.OpenStreamSync(ctx)
@@ -175,7 +112,7 @@ func TestRelayPropagatesSessionClose(t *testing.T) {
 	}
 
 	s = e.mustDial(t, ctx, "/echo/close")
-	if got, err := echoStream(ctx, s, []byte("hi")); err != nil || string(got) != "hi" {
+	if got, err := wtclient.EchoStream(ctx, s, []byte("hi")); err != nil || string(got) != "hi" {
 		t.Fatalf("echo: %q, %v", got, err)
 	}
 	s.CloseWithError(0x88, "browser leaves")
@@ -187,11 +124,7 @@ func TestRelayPropagatesSessionClose(t *testing.T) {
 // The upstream sees the path, query, chosen headers and who the client
 // is; other headers stay at the edge.
 func TestRelayForwardsRequest(t *testing.T) {
-	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil)
-	e := startEdge(t, cert, up.addr, "forward_headers X-App-Token")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	up, e, ctx := relayFixture(t, "forward_headers X-App-Token")
 	hdr := http.Header{
 		"Origin":          {"https://localhost:" + e.port},
 		"Cookie":          {"session=abc"},
