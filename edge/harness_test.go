@@ -3,21 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -27,6 +20,8 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
+
+	"github.com/lastmile-edge/lastmile/internal/testcert"
 )
 
 // wtLimitLine is the default Caddyfile's WebTransport session limit, which
@@ -55,8 +50,11 @@ func startEdgeWith(t *testing.T, edit func(string) string, hooks ...func(originA
 	t.Helper()
 	e := &testEdge{}
 	dir := t.TempDir()
-	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	e.CertPool, e.SPKIHash, e.CertHash = writeCert(t, certFile, keyFile)
+	cert := testcert.Write(t)
+	certFile, keyFile := cert.CertFile, cert.KeyFile
+	e.CertPool = cert.Pool
+	spki, der := sha256.Sum256(cert.Cert.RawSubjectPublicKeyInfo), sha256.Sum256(cert.Cert.Raw)
+	e.SPKIHash, e.CertHash = base64.StdEncoding.EncodeToString(spki[:]), der[:]
 	origin, err := startOrigin("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -108,49 +106,6 @@ func freePort(t *testing.T) string {
 	}
 	t.Fatal("no port free on both TCP and UDP")
 	return ""
-}
-
-// writeCert writes a fresh ECDSA P-256 certificate for localhost, valid
-// for 10 days so browsers accept it through serverCertificateHashes too.
-func writeCert(t *testing.T, certFile, keyFile string) (*x509.CertPool, string, []byte) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()),
-		Subject:      pkix.Name{CommonName: "localhost"},
-		DNSNames:     []string{"localhost"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(10 * 24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	spki := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
-	certHash := sha256.Sum256(der)
-	return pool, base64.StdEncoding.EncodeToString(spki[:]), certHash[:]
 }
 
 func (e *testEdge) tlsConfig() *tls.Config {

@@ -21,10 +21,12 @@ import (
 type Cert struct {
 	CertFile, KeyFile string
 	Pool              *x509.CertPool
+	Cert              *x509.Certificate
 }
 
-// Write writes an ECDSA P-256 certificate for localhost into a temporary
-// directory of t.
+// Write writes an ECDSA P-256 certificate for localhost, valid for 10 days
+// (under the 14 browsers accept through serverCertificateHashes), into a
+// temporary directory of t.
 func Write(t testing.TB) Cert {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -37,7 +39,7 @@ func Write(t testing.TB) Cert {
 		DNSNames:     []string{"localhost"},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
 		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
+		NotAfter:     time.Now().Add(10 * 24 * time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
 	}
@@ -62,5 +64,6 @@ func Write(t testing.TB) Cert {
 		t.Fatal(err)
 	}
 	c.Pool.AddCert(cert)
+	c.Cert = cert
 	return c
 }

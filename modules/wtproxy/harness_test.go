@@ -7,8 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
@@ -303,18 +301,7 @@ func (e *edge) mustDial(t testing.TB, ctx context.Context, path string) *webtran
 // metric is a series' value on the admin endpoint, 0 if absent.
 func (e *edge) metric(t testing.TB, series string) float64 {
 	t.Helper()
-	resp, err := http.Get("http://127.0.0.1:" + e.admin + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(body)
-	if m == nil {
-		return 0
-	}
-	v, _ := strconv.ParseFloat(string(m[1]), 64)
-	return v
+	return testcaddy.Metric(t, "127.0.0.1:"+e.admin, series)
 }
 
 // eventually polls cond until it holds or the deadline passes.
