@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 	"golang.org/x/net/http2"
 )
 
@@ -82,7 +83,7 @@ func TestReloadUnderLoadDropsNothing(t *testing.T) {
 	wg.Go(func() {
 		for i := 0; ctx.Err() == nil; i++ {
 			msg := fmt.Appendf(nil, "echo %d", i)
-			got, err := echoStream(wctx, sess, msg)
+			got, err := wtclient.EchoStream(wctx, sess, msg)
 			switch {
 			case err != nil:
 				wt.fail(err)

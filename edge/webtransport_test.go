@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,50 +10,12 @@ import (
 
 	"github.com/quic-go/webtransport-go"
 
-	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
 func (e *testEdge) wtDial(t *testing.T, ctx context.Context, path string, hdr http.Header) (*http.Response, *webtransport.Session, error) {
 	t.Helper()
 	return e.site.DialWebTransport(t, ctx, path, hdr)
-}
-
-var echoStream = testcaddy.EchoStream
-
-func echoUniStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
-	str, err := sess.OpenUniStreamSync(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := str.Write(msg); err != nil {
-		return nil, err
-	}
-	if err := str.Close(); err != nil {
-		return nil, err
-	}
-	rstr, err := sess.AcceptUniStream(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(rstr)
-}
-
-// echoDatagram retries, since datagrams may be lost.
-func echoDatagram(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
-	for {
-		if err := sess.SendDatagram(msg); err != nil {
-			return nil, err
-		}
-		rctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		got, err := sess.ReceiveDatagram(rctx)
-		cancel()
-		if err == nil {
-			return got, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
 }
 
 func TestWebTransportEcho(t *testing.T) {
@@ -84,15 +45,15 @@ func TestWebTransportEcho(t *testing.T) {
 func checkEcho(t *testing.T, ctx context.Context, sess *webtransport.Session, tag string) {
 	t.Helper()
 	msg := []byte("bidi " + tag + " " + strings.Repeat("x", 5000))
-	if got, err := echoStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+	if got, err := wtclient.EchoStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
 		t.Fatalf("%s: bidirectional echo: %q, %v", tag, trim(got), err)
 	}
 	msg = []byte("uni " + tag)
-	if got, err := echoUniStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+	if got, err := wtclient.EchoUniStream(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
 		t.Fatalf("%s: unidirectional echo: %q, %v", tag, trim(got), err)
 	}
 	msg = []byte("datagram " + tag)
-	if got, err := echoDatagram(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
+	if got, err := wtclient.EchoDatagram(ctx, sess, msg); err != nil || !bytes.Equal(got, msg) {
 		t.Fatalf("%s: datagram echo: %q, %v", tag, trim(got), err)
 	}
 }

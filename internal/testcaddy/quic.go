@@ -4,13 +4,11 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"io"
 	"net/http"
-	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
+	"github.com/lastmile-edge/lastmile/internal/testcert"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
@@ -31,11 +29,8 @@ type Site struct {
 // NewSite makes a Site; its files live in a temporary directory.
 func NewSite(t testing.TB) *Site {
 	t.Helper()
-	dir := t.TempDir()
-	s := &Site{}
-	s.CertFile, s.KeyFile, s.Cert = WriteCert(t, dir)
-	s.Roots = x509.NewCertPool()
-	s.Roots.AddCert(s.Cert)
+	c := testcert.Write(t)
+	s := &Site{CertFile: c.CertFile, KeyFile: c.KeyFile, Cert: c.Cert, Roots: c.Pool}
 	s.Port = FreeTCPAndUDPPort(t)
 	s.Admin = "127.0.0.1:" + FreePort(t)
 	s.listenUDP = "127.0.0.1:" + s.Port
@@ -83,38 +78,9 @@ func (s *Site) DialWebTransport(t testing.TB, ctx context.Context, path string, 
 	return d.Dial(ctx, s.URL(path), hdr)
 }
 
-// EchoStream sends msg on a new bidirectional stream and reads the answer.
-func EchoStream(ctx context.Context, sess *webtransport.Session, msg []byte) ([]byte, error) {
-	str, err := sess.OpenStreamSync(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := str.Write(msg); err != nil {
-		return nil, err
-	}
-	if err := str.Close(); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(str)
-}
-
 // Metric reads one series from the admin /metrics endpoint, e.g.
 // `lastmile_quic_connections_total`, or 0 if absent.
 func (s *Site) Metric(t testing.TB, series string) float64 {
 	t.Helper()
-	resp, err := http.Get("http://" + s.Admin + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(body)
-	if m == nil {
-		return 0
-	}
-	v, err := strconv.ParseFloat(string(m[1]), 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return Metric(t, s.Admin, series)
 }

@@ -3,7 +3,6 @@ package httpcache
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +15,7 @@ import (
 	"github.com/quic-go/quic-go/http3"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	"github.com/lastmile-edge/lastmile/internal/testcert"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge" // the quic app: HTTP/3
 )
 
@@ -35,9 +35,8 @@ type tlsEdge struct {
 // (host:port) for https://localhost.
 func startTLSCache(t *testing.T, origin, options string) *tlsEdge {
 	t.Helper()
-	certFile, keyFile, cert := testcaddy.WriteCert(t, t.TempDir())
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
+	c := testcert.Write(t)
+	certFile, keyFile, pool := c.CertFile, c.KeyFile, c.Pool
 	port, adminPort := testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreePort(t)
 	testcaddy.Run(t, fmt.Sprintf(`{
 	admin 127.0.0.1:%s

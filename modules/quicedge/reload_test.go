@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
 // A connection accepted under config A serves its next requests with
@@ -29,7 +30,7 @@ func TestReloadHandsConnectionsToTheNewConfig(t *testing.T) {
 	defer sess.CloseWithError(0, "")
 	echo := func(msg string) {
 		t.Helper()
-		if got, err := testcaddy.EchoStream(ctx, sess, []byte(msg)); err != nil || !bytes.Equal(got, []byte(msg)) {
+		if got, err := wtclient.EchoStream(ctx, sess, []byte(msg)); err != nil || !bytes.Equal(got, []byte(msg)) {
 			t.Fatalf("echo %q: %q, %v", msg, got, err)
 		}
 	}

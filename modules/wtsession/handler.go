@@ -120,8 +120,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if !sessionsPerClient.acquire(client, h.MaxSessionsPerClient) {
 		return h.refuse("limit", http.StatusTooManyRequests, "too many sessions from this client")
 	}
+	prepared, err := h.prepare(r)
+	if err != nil {
+		sessionsPerClient.release(client)
+		metrics.refused.WithLabelValues("session").Inc()
+		return err
+	}
 	sess, err := quicedge.UpgradeWebTransport(r)
 	if err != nil {
+		prepared.Abort()
 		sessionsPerClient.release(client)
 		h.logger.Debug("webtransport upgrade failed", zap.Error(err))
 		return h.refuse("upgrade", http.StatusBadRequest, "webtransport upgrade failed")
@@ -135,7 +142,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		}()
 		s := newSession(sess, r, time.Duration(h.IdleTimeout))
 		defer s.stopIdleTimer()
-		h.session.ServeSession(s)
+		prepared.ServeSession(s)
 		s.CloseWithError(0, "")
 	}()
 	return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 )
 
@@ -120,7 +121,7 @@ func TestIdleTimeout(t *testing.T) {
 	}
 	// The busy session echoes until the idle one is closed.
 	for idle.Context().Err() == nil {
-		if _, err := testcaddy.EchoStream(ctx, busy, []byte("ping")); err != nil {
+		if _, err := wtclient.EchoStream(ctx, busy, []byte("ping")); err != nil {
 			t.Fatalf("busy session: %v (the idle one is still open after %v)", err, time.Since(start))
 		}
 	}

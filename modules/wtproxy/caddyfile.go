@@ -1,0 +1,106 @@
+package wtproxy
+
+import (
+	"strconv"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/dustin/go-humanize"
+)
+
+// UnmarshalCaddyfile sets up the module, inside a webtransport block:
+//
+//	session proxy <upstream-url> {
+//		tls_trusted_ca_certs <pem-files...>
+//		tls_server_name <name>
+//		tls_client_auth <cert-file> <key-file>
+//		tls_insecure_skip_verify
+//		dial_timeout <duration>
+//		buffer_size <size>
+//		max_streams <n>
+//		sessions_per_connection <n>
+//		forward_headers <header-names...>
+//	}
+func (p *Proxy) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // module name
+	if !d.NextArg() {
+		return d.Err("proxy: an upstream URL is required")
+	}
+	p.Upstream = d.Val()
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	tlsConf := func() *UpstreamTLS {
+		if p.TLS == nil {
+			p.TLS = new(UpstreamTLS)
+		}
+		return p.TLS
+	}
+	for d.NextBlock(0) {
+		switch opt := d.Val(); opt {
+		case "tls_trusted_ca_certs":
+			files := d.RemainingArgs()
+			if len(files) == 0 {
+				return d.ArgErr()
+			}
+			tlsConf().RootCAPEMFiles = append(tlsConf().RootCAPEMFiles, files...)
+		case "tls_server_name":
+			if !d.AllArgs(&tlsConf().ServerName) {
+				return d.ArgErr()
+			}
+		case "tls_client_auth":
+			t := tlsConf()
+			if !d.AllArgs(&t.ClientCertificateFile, &t.ClientCertificateKeyFile) {
+				return d.ArgErr()
+			}
+		case "tls_insecure_skip_verify":
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			tlsConf().InsecureSkipVerify = true
+		case "dial_timeout":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			dur, err := caddy.ParseDuration(d.Val())
+			if err != nil {
+				return d.Errf("dial_timeout %q: want a duration", d.Val())
+			}
+			p.DialTimeout = caddy.Duration(dur)
+		case "buffer_size":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			size, err := humanize.ParseBytes(d.Val())
+			if err != nil || size > maxBufferSize {
+				return d.Errf("buffer_size %q: want a size such as 32KiB, at most 16MiB", d.Val())
+			}
+			p.BufferSize = int(size)
+		case "max_streams", "sessions_per_connection":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			n, err := strconv.Atoi(d.Val())
+			if err != nil {
+				return d.Errf("%s %q: want a whole number", opt, d.Val())
+			}
+			if opt == "max_streams" {
+				p.MaxStreams = n
+			} else {
+				p.SessionsPerConnection = n
+			}
+		case "forward_headers":
+			names := d.RemainingArgs()
+			if len(names) == 0 {
+				return d.ArgErr()
+			}
+			p.ForwardHeaders = append(p.ForwardHeaders, names...)
+		default:
+			return d.Errf("unrecognized proxy option %q", opt)
+		}
+	}
+	return nil
+}
+
+// Interface guard
+var _ caddyfile.Unmarshaler = (*Proxy)(nil)

@@ -1,0 +1,341 @@
+package wtproxy
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	_ "github.com/caddyserver/caddy/v2/modules/standard"
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	"github.com/quic-go/webtransport-go"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	"github.com/lastmile-edge/lastmile/internal/testcert"
+	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
+	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
+)
+
+// upstream is a site's WebTransport server, as the test's origin: what
+// it saw is posted on its channels.
+type upstream struct {
+	addr     string
+	stop     func()             // closes the server and its connections
+	requests chan *http.Request // CONNECTs of /echo, the first 64
+	closed   chan error         // how /echo sessions ended
+	streamEr chan error         // how /reset's stream read ended
+	sinks    chan *webtransport.Stream
+	pushed   chan string // replies to /push's stream
+}
+
+// sessionFlowControl lets the upstream carry several sessions per
+// connection.
+var sessionFlowControl = &webtransport.Config{MaxIncomingStreams: 100, MaxIncomingUniStreams: 100, MaxIncomingData: 16 << 20}
+
+// startUpstream starts the upstream; edit, if given, changes its server
+// before it serves.
+func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit ...func(*webtransport.Server)) *upstream {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp, err := tls.LoadX509KeyPair(cert.CertFile, cert.KeyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &upstream{
+		addr:     pc.LocalAddr().String(),
+		requests: make(chan *http.Request, 64),
+		closed:   make(chan error, 64),
+		streamEr: make(chan error, 1),
+		sinks:    make(chan *webtransport.Stream, 1),
+		pushed:   make(chan string, 1),
+	}
+	mux := http.NewServeMux()
+	srv := &webtransport.Server{Config: sessionFlowControl, H3: &http3.Server{
+		Handler:    mux,
+		TLSConfig:  http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{kp}}),
+		QUICConfig: quicConf,
+	}}
+	upgrade := func(w http.ResponseWriter, r *http.Request, serve func(*webtransport.Session)) {
+		s, err := srv.Upgrade(w, r)
+		if err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		go serve(s)
+	}
+	mux.HandleFunc("/echo/", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case u.requests <- r:
+		default: // a benchmark's many sessions: nobody looks
+		}
+		upgrade(w, r, func(s *webtransport.Session) {
+			echo(s)
+			u.closed <- closeError(s)
+		})
+	})
+	mux.HandleFunc("/discard", func(w http.ResponseWriter, r *http.Request) {
+		upgrade(w, r, func(s *webtransport.Session) {
+			for {
+				str, err := s.AcceptStream(s.Context())
+				if err != nil {
+					return
+				}
+				go func() {
+					n, _ := io.Copy(io.Discard, str)
+					fmt.Fprint(str, n)
+					str.Close()
+				}()
+			}
+		})
+	})
+	mux.HandleFunc("/refuse", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+	})
+	mux.HandleFunc("/reset", func(w http.ResponseWriter, r *http.Request) {
+		upgrade(w, r, func(s *webtransport.Session) {
+			str, err := s.AcceptStream(s.Context())
+			if err != nil {
+				return
+			}
+			_, err = io.Copy(io.Discard, str)
+			u.streamEr <- err
+			// Now the other way: this side resets and stops its stream.
+			out, err := s.OpenStreamSync(s.Context())
+			if err != nil {
+				return
+			}
+			out.Write([]byte("x"))
+			out.CancelWrite(0x43)
+			out.CancelRead(0x42)
+			<-s.Context().Done()
+		})
+	})
+	mux.HandleFunc("/close", func(w http.ResponseWriter, r *http.Request) {
+		upgrade(w, r, func(s *webtransport.Session) {
+			str, err := s.AcceptStream(s.Context())
+			if err != nil {
+				return
+			}
+			reason, _ := io.ReadAll(str)
+			s.CloseWithError(0x77, string(reason))
+		})
+	})
+	mux.HandleFunc("/push", func(w http.ResponseWriter, r *http.Request) {
+		upgrade(w, r, func(s *webtransport.Session) {
+			uni, err := s.OpenUniStreamSync(s.Context())
+			if err != nil {
+				return
+			}
+			uni.Write([]byte("uni push"))
+			uni.Close()
+			str, err := s.OpenStreamSync(s.Context())
+			if err != nil {
+				return
+			}
+			str.Write([]byte("ping"))
+			str.Close()
+			reply, _ := io.ReadAll(str)
+			u.pushed <- string(reply)
+			<-s.Context().Done()
+		})
+	})
+	mux.HandleFunc("/sink", func(w http.ResponseWriter, r *http.Request) {
+		upgrade(w, r, func(s *webtransport.Session) {
+			str, err := s.AcceptStream(s.Context())
+			if err != nil {
+				return
+			}
+			u.sinks <- str
+			<-s.Context().Done()
+		})
+	})
+	for _, f := range edit {
+		f(srv)
+	}
+	go srv.Serve(pc)
+	u.stop = func() {
+		srv.Close()
+		pc.Close()
+	}
+	t.Cleanup(u.stop)
+	return u
+}
+
+// echo sends back each bidirectional stream on itself, each
+// unidirectional stream on a new one, and each datagram.
+func echo(s *webtransport.Session) {
+	ctx := s.Context()
+	go func() {
+		for {
+			str, err := s.AcceptStream(ctx)
+			if err != nil {
+				return
+			}
+			go func() {
+				io.Copy(str, str)
+				str.Close()
+			}()
+		}
+	}()
+	go func() {
+		for {
+			in, err := s.AcceptUniStream(ctx)
+			if err != nil {
+				return
+			}
+			go func() {
+				data, err := io.ReadAll(in)
+				if err != nil {
+					return
+				}
+				out, err := s.OpenUniStreamSync(ctx)
+				if err != nil {
+					return
+				}
+				out.Write(data)
+				out.Close()
+			}()
+		}
+	}()
+	for {
+		msg, err := s.ReceiveDatagram(ctx)
+		if err != nil {
+			return
+		}
+		s.SendDatagram(msg)
+	}
+}
+
+// edge is lastmile in-process with one webtransport route relaying to an
+// upstream.
+type edge struct {
+	port, admin string
+	cert        testcert.Cert
+	clients     []*quic.Conn
+}
+
+// closeClients closes the test's connections to the edge.
+func (e *edge) closeClients() {
+	for _, c := range e.clients {
+		c.CloseWithError(0, "")
+	}
+	e.clients = nil
+}
+
+// startEdge runs the edge with `session proxy <upstream> {<options>}` on
+// every path.
+func startEdge(t testing.TB, cert testcert.Cert, upstreamAddr, options string) *edge {
+	t.Helper()
+	e := &edge{port: testcaddy.FreeTCPAndUDPPort(t), admin: testcaddy.FreePort(t), cert: cert}
+	testcaddy.Run(t, fmt.Sprintf(`{
+	admin 127.0.0.1:%s
+	persist_config off
+	auto_https disable_redirects
+	servers {
+		protocols h1 h2
+	}
+	quic
+}
+localhost:%s {
+	tls %s %s
+	webtransport /* {
+		session proxy https://%s {
+			tls_trusted_ca_certs %s
+			tls_server_name localhost
+			%s
+		}
+	}
+}
+`, e.admin, e.port, cert.CertFile, cert.KeyFile, upstreamAddr, cert.CertFile, options))
+	return e
+}
+
+// dial opens a session through the edge as a browser would: on a
+// connection that outlives the session, so its close reaches the edge.
+func (e *edge) dial(t testing.TB, ctx context.Context, path string, hdr http.Header) (*http.Response, *webtransport.Session, error) {
+	t.Helper()
+	client, conn, err := clientConn(ctx, "127.0.0.1:"+e.port, e.cert)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.clients = append(e.clients, conn)
+	t.Cleanup(func() { conn.CloseWithError(0, "") })
+	return client.Dial(ctx, "https://localhost:"+e.port+path, hdr)
+}
+
+// clientConn is a WebTransport client connection to addr, which serves
+// cert for localhost.
+func clientConn(ctx context.Context, addr string, cert testcert.Cert) (*webtransport.ClientConn, *quic.Conn, error) {
+	tlsConf := &tls.Config{RootCAs: cert.Pool, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}}
+	conn, err := quic.DialAddr(ctx, addr, tlsConf, &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := (&webtransport.Transport{}).NewClientConn(conn)
+	if err != nil {
+		conn.CloseWithError(0, "")
+		return nil, nil, err
+	}
+	return client, conn, nil
+}
+
+// mustDial is dial for sessions the test needs.
+func (e *edge) mustDial(t testing.TB, ctx context.Context, path string) *webtransport.Session {
+	t.Helper()
+	_, s, err := e.dial(t, ctx, path, nil)
+	if err != nil {
+		t.Fatalf("dialing %s: %v", path, err)
+	}
+	t.Cleanup(func() { s.CloseWithError(0, "") })
+	return s
+}
+
+// metric is a series' value on the admin endpoint, 0 if absent.
+func (e *edge) metric(t testing.TB, series string) float64 {
+	t.Helper()
+	return testcaddy.Metric(t, "127.0.0.1:"+e.admin, series)
+}
+
+// eventually polls cond until it holds or the deadline passes.
+func eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", within, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// receive takes one value from ch within a deadline.
+func receive[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s within 10s", what)
+		panic("unreachable")
+	}
+}
+
+// relayFixture starts an upstream and the edge in front of it with proxy
+// options, and gives a context for the test's steps.
+func relayFixture(t *testing.T, options string) (*upstream, *edge, context.Context) {
+	t.Helper()
+	cert := testcert.Write(t)
+	up := startUpstream(t, cert, nil)
+	e := startEdge(t, cert, up.addr, options)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return up, e, ctx
+}

@@ -1,0 +1,80 @@
+package wtproxy
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/quic-go/webtransport-go"
+	"go.uber.org/zap"
+
+	"github.com/lastmile-edge/lastmile/modules/wtsession"
+)
+
+// PrepareSession opens the upstream session for the CONNECT request r
+// before the browser's session is accepted, so that a refusal reaches the
+// browser as a status.
+func (p *Proxy) PrepareSession(r *http.Request) (wtsession.PreparedSession, error) {
+	ctx, cancel := context.WithTimeout(r.Context(), time.Duration(p.DialTimeout))
+	defer cancel()
+	start := time.Now()
+	uc, reused, resp, up, err := p.open(ctx, r)
+	if err != nil {
+		return nil, p.refuse(ctx, resp, err)
+	}
+	metrics.observeDial(time.Since(start), reused)
+	return &relaySession{proxy: p, conn: uc, upstream: up}, nil
+}
+
+// open opens the upstream session on a pooled connection. An upstream
+// that refuses a second session on a connection (webtransport-go does
+// unless both sides enable WebTransport flow control) gets a connection
+// per session from then on.
+func (p *Proxy) open(ctx context.Context, r *http.Request) (uc *upstreamConn, reused bool, resp *http.Response, up *webtransport.Session, err error) {
+	for {
+		uc, reused, err = p.pool.get(ctx)
+		if err != nil {
+			return nil, false, nil, nil, err
+		}
+		// The session outlives ctx: webtransport-go detaches it.
+		resp, up, err = uc.client.Dial(ctx, upstreamURL(p.upstream, r), upstreamHeader(r, p.forward))
+		if err == nil {
+			return uc, reused, resp, up, nil
+		}
+		p.pool.release(uc)
+		if !reused || !rejected(err) {
+			return nil, false, resp, nil, err
+		}
+		p.pool.stopSharing()
+		p.logger.Warn("upstream refuses several sessions per connection: enable WebTransport flow control on it to save a handshake per session")
+	}
+}
+
+func (p *Proxy) refuse(ctx context.Context, resp *http.Response, err error) error {
+	status, reason := refusal(ctx, resp, err)
+	metrics.refused.WithLabelValues(reason).Inc()
+	p.logger.Debug("upstream refused the session", zap.String("reason", reason), zap.Int("status", status), zap.Error(err))
+	return caddyhttp.Error(status, err)
+}
+
+// relaySession is one browser session's upstream session, opened and
+// waiting for the browser's to be accepted.
+type relaySession struct {
+	proxy    *Proxy
+	conn     *upstreamConn
+	upstream *webtransport.Session
+}
+
+func (rs *relaySession) ServeSession(s *wtsession.Session) {
+	defer rs.proxy.pool.release(rs.conn)
+	metrics.sessionsOpen.Inc()
+	defer metrics.sessionsOpen.Dec()
+	metrics.sessions.Inc()
+	newRelay(s, rs.upstream, rs.proxy.BufferSize, rs.proxy.MaxStreams).run()
+}
+
+func (rs *relaySession) Abort() {
+	rs.upstream.CloseWithError(codeClientGone, "client session not accepted")
+	rs.proxy.pool.release(rs.conn)
+}
