@@ -1,27 +1,16 @@
 package httpcache
 
 import (
-	"io"
 	"net/http"
-	"regexp"
-	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 func (e *testEdge) metric(t *testing.T, series string) float64 {
 	t.Helper()
-	resp, err := http.Get(e.admin + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindSubmatch(body)
-	if m == nil {
-		return 0
-	}
-	v, _ := strconv.ParseFloat(string(m[1]), 64)
-	return v
+	return testcaddy.Metric(t, strings.TrimPrefix(e.admin, "http://"), series)
 }
 
 // The admin /metrics endpoint counts what the cache did.

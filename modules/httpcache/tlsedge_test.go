@@ -27,8 +27,8 @@ var protocols = []struct{ name, proto string }{
 // tlsEdge is the cache as browsers reach it: HTTP/1.1 and HTTP/2 over TLS
 // on TCP, HTTP/3 on the same port over UDP (the quic app).
 type tlsEdge struct {
-	port    string
-	clients map[string]*http.Client // by protocol name: h1, h2, h3
+	port, admin string
+	clients     map[string]*http.Client // by protocol name: h1, h2, h3
 }
 
 // startTLSCache runs `edge_cache { options }` + reverse_proxy to origin
@@ -68,6 +68,9 @@ https://localhost:%s {
 		if h1 {
 			tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
 		}
+		if h1 {
+			tr.MaxIdleConnsPerHost = 64
+		}
 		t.Cleanup(tr.CloseIdleConnections)
 		return &http.Client{Transport: tr, Timeout: 10 * time.Second}
 	}
@@ -78,7 +81,7 @@ https://localhost:%s {
 		},
 	}
 	t.Cleanup(func() { h3.Close() })
-	return &tlsEdge{port: port, clients: map[string]*http.Client{
+	return &tlsEdge{port: port, admin: "http://127.0.0.1:" + adminPort, clients: map[string]*http.Client{
 		"h1": tcp(true), "h2": tcp(false), "h3": {Transport: h3, Timeout: 10 * time.Second},
 	}}
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package wtproxy
 
 import (
@@ -170,7 +172,8 @@ func BenchmarkUpstreamSessionOpen(b *testing.B) {
 	}
 }
 
-// processCPU is the process's user and system CPU time so far.
+// processCPU is the process's user and system CPU time so far (getrusage:
+// hence unix only; the benchmarks measure this machine).
 func processCPU(b *testing.B) time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
