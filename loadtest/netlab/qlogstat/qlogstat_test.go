@@ -2,20 +2,16 @@ package qlogstat
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
 	"io"
-	"math/big"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/qlog"
+
+	"github.com/lastmile-edge/lastmile/internal/testcert"
 )
 
 // A real quic-go connection traced by quic-go's own qlog writer: the
@@ -160,15 +156,10 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 }
 
 func serverTLS(t *testing.T) *tls.Config {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	c := testcert.Write(t)
+	cert, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}, NextProtos: []string{"lab"}}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"lab"}}
 }
