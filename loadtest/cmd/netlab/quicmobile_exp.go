@@ -172,21 +172,20 @@ func traceFiles(dir string) (map[string]bool, error) {
 }
 
 // qlogSummary summarises the traces of the connections a variant opened
-// (those not in before), once the edge has closed them all, as one row of
-// the qlog table. Kept connections skip their first page, which opened
-// the connection.
+// (those not in before), once the edge has closed them, as one row of the
+// qlog table. Kept connections skip their first page, which opened the
+// connection. A client's CONNECTION_CLOSE can be lost on a lossy link: the
+// edge then keeps the connection until its idle timeout (30 s), and its
+// trace is read as far as it was written after that wait.
 func (s *site) qlogSummary(dir string, before map[string]bool, variant string, kept bool) (string, error) {
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(35 * time.Second)
 	for {
 		open, err := s.edgeMetric("lastmile_quic_connections_open")
 		if err != nil {
 			return "", err
 		}
-		if open == 0 {
+		if open == 0 || time.Now().After(deadline) {
 			break
-		}
-		if time.Now().After(deadline) {
-			return "", fmt.Errorf("the edge still has %.0f QUIC connections open", open)
 		}
 		time.Sleep(100 * time.Millisecond) // polling the edge's gauge
 	}

@@ -97,10 +97,15 @@ func Read(r io.Reader) ([]Page, error) {
 		}
 		return pages[i]
 	}
+	var broken error // a record that did not parse: fatal unless it is the last (a trace still being written)
 	for sc.Scan() {
+		if broken != nil {
+			return nil, broken
+		}
 		var rec record
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return nil, fmt.Errorf("qlog record: %w", err)
+			broken = fmt.Errorf("qlog record: %w", err)
+			continue
 		}
 		switch rec.Name {
 		case "recovery:metrics_updated":

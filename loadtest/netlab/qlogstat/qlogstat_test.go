@@ -163,3 +163,16 @@ func serverTLS(t *testing.T) *tls.Config {
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"lab"}}
 }
+
+// A trace still being written ends in a partial record: what precedes it
+// counts; a broken record in the middle is an error.
+func TestTruncatedTrace(t *testing.T) {
+	page := `{"time":2,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":1000}]}}`
+	pages, err := Read(strings.NewReader("\x1e" + page + "\n\x1e{\"time\":3,\"na"))
+	if err != nil || len(pages) != 1 || pages[0].StreamBytes != 1000 {
+		t.Fatalf("truncated trace: %+v, %v", pages, err)
+	}
+	if _, err := Read(strings.NewReader("\x1e{\"time\":3,\"na\n\x1e" + page + "\n")); err == nil {
+		t.Fatal("a broken record in the middle was accepted")
+	}
+}
