@@ -61,8 +61,8 @@ go build -o build/httpload ./loadtest/cmd/httpload
 h3=$(build/httpload -proto h3 -url "$url" -c 1 -n 5 -d 5s -warmup 0) || fail "HTTP/3: $h3"
 grep -q '"errors":0' <<<"$h3" || fail "HTTP/3: $h3"
 # The admin endpoint of the image's edge counted those HTTP/3 requests.
-# Read whole, then searched: in `curl | grep -q` under pipefail, grep's
-# early exit fails curl (exit 23) whenever it finds the line.
+# Read whole, then searched: piping curl into a quiet grep under pipefail
+# fails curl (exit 23) whenever grep finds the line and exits early.
 metrics=$(curl -sf "http://127.0.0.1:$admin/metrics") || fail "no metrics from the image's edge"
 grep -Eq '^lastmile_http_requests_total\{protocol="h3"\} [1-9]' <<<"$metrics" || fail "the image's edge did not count the HTTP/3 requests: $(grep '^lastmile_http_requests_total' <<<"$metrics")"
 kill -0 "$edge" 2>/dev/null || fail "the edge from the image exited"
