@@ -153,13 +153,6 @@ func New(conn congestion.Conn) congestion.Controller {
 	return newBBR(conn)
 }
 
-// NewFactory returns a congestion.Factory making controllers with opts.
-func NewFactory(opts ...Option) congestion.Factory {
-	return func(conn congestion.Conn) congestion.Controller {
-		return newBBR(conn, opts...)
-	}
-}
-
 var _ congestion.Controller = (*BBR)(nil)
 
 // newBBR is OnInit (§5.2.1).
