@@ -14,10 +14,7 @@ func TestIdleLinksAreReplaced(t *testing.T) {
 	o := startOrigin(t, protoHandler)
 	e := startEdge(t, o.addr, "pool_size 2\n\t\t\tping_interval 100ms\n\t\t\treplace_idle 400ms")
 	waitFor(t, "idle links replaced", func() bool { return o.newConn.Load() >= 4 })
-	v := e.origins(t)
-	if len(v[0].Links) != 2 {
-		t.Fatalf("%d links after replacement", len(v[0].Links))
-	}
+	v := e.linksUp(t, 2)
 	for _, l := range v[0].Links {
 		if l.Age > time.Second {
 			t.Fatalf("link %d is %v old", l.Slot, l.Age)

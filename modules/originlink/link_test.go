@@ -92,6 +92,18 @@ func (e *edge) origins(t *testing.T) []OriginView {
 	return v
 }
 
+// linksUp waits until the admin view shows n live links to the one origin
+// (the pool dials after Caddy has started, so not before the first look).
+func (e *edge) linksUp(t *testing.T, n int) []OriginView {
+	t.Helper()
+	var v []OriginView
+	waitFor(t, fmt.Sprintf("%d live links", n), func() bool {
+		v = e.origins(t)
+		return len(v) == 1 && len(v[0].Links) == n
+	})
+	return v
+}
+
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -145,10 +157,7 @@ func TestKilledConnectionIsReplaced(t *testing.T) {
 	o.mu.Unlock()
 	first.Close()
 	waitFor(t, "a redial", func() bool { return o.newConn.Load() == 3 })
-	waitFor(t, "two live links", func() bool {
-		v := e.origins(t)
-		return len(v) == 1 && len(v[0].Links) == 2
-	})
+	e.linksUp(t, 2)
 	if code, _ := get(t, e.base+"/"); code != 200 {
 		t.Fatalf("after the replacement: %d", code)
 	}
@@ -163,7 +172,7 @@ func TestTCPInfoAndCongestionControl(t *testing.T) {
 	for range 5 {
 		get(t, e.base+"/")
 	}
-	v := e.origins(t)
+	v := e.linksUp(t, 2)
 	if len(v) != 1 || v[0].Origin != o.addr || v[0].Protocol != "h2c" || len(v[0].Links) != 2 {
 		t.Fatalf("origins view: %+v", v)
 	}
@@ -202,8 +211,8 @@ func TestBBRByDefault(t *testing.T) {
 	}
 	o := startOrigin(t, protoHandler)
 	e := startEdge(t, o.addr, "pool_size 1")
-	v := e.origins(t)
-	if len(v) != 1 || len(v[0].Links) != 1 || v[0].Links[0].TCP.Congestion != "bbr" {
+	v := e.linksUp(t, 1)
+	if v[0].Links[0].TCP.Congestion != "bbr" {
 		t.Fatalf("%+v", v)
 	}
 }

@@ -92,8 +92,8 @@ func TestHTTP3OriginWarmPool(t *testing.T) {
 	if got := conns.Load(); got != 2 {
 		t.Fatalf("requests opened connections: %d", got)
 	}
-	v := e.origins(t)
-	if len(v) != 1 || v[0].Protocol != "h3" || len(v[0].Links) != 2 || v[0].Links[0].QUIC == nil || v[0].Links[0].QUIC.SmoothedRTT <= 0 {
+	v := e.linksUp(t, 2)
+	if v[0].Protocol != "h3" || len(v[0].Links) != 2 || v[0].Links[0].QUIC == nil || v[0].Links[0].QUIC.SmoothedRTT <= 0 {
 		t.Fatalf("%+v", v)
 	}
 }
