@@ -81,6 +81,7 @@ func (l *Lab) AddNS(short string) error {
 // Link is an emulated point-to-point link between two namespaces.
 type Link struct {
 	AddrA, AddrB string
+	stages       []Impairment // what each direction's packets pass
 	AtoB, BtoA   LinkStats
 	tunA, tunB   *os.File
 	stop         chan struct{}
@@ -94,7 +95,7 @@ func (l *Lab) Connect(a, b string, stages ...Impairment) (*Link, error) {
 	l.mu.Lock()
 	idx := len(l.links) + 1
 	l.mu.Unlock()
-	lk := &Link{AddrA: fmt.Sprintf("198.18.%d.1", idx), AddrB: fmt.Sprintf("198.18.%d.2", idx), stop: make(chan struct{})}
+	lk := &Link{AddrA: fmt.Sprintf("198.18.%d.1", idx), AddrB: fmt.Sprintf("198.18.%d.2", idx), stages: stages, stop: make(chan struct{})}
 	devA, devB := fmt.Sprintf("lab%d%s", idx, "a"), fmt.Sprintf("lab%d%s", idx, "b")
 	var err error
 	if lk.tunA, err = openTUN(l.NS(a), devA); err != nil {

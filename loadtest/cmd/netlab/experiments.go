@@ -82,24 +82,6 @@ func helper(lab *netlab.Lab, ns string, v any, name string, args ...string) erro
 	return json.Unmarshal(out, v)
 }
 
-// waitTCP waits until addr accepts connections from namespace ns.
-// waitTCP waits up to 20 s for addr to accept in ns, or until ctx ends
-// (Ctrl-C: the lab is being torn down).
-func waitTCP(ctx context.Context, lab *netlab.Lab, ns, addr string) error {
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := lab.Output(ns, "bash", "-c", "exec 3<>/dev/tcp/"+strings.Replace(addr, ":", "/", 1)); err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-	return fmt.Errorf("%s not reachable from %s", addr, ns)
-}
-
 // ---- self-test ----
 
 type pingOutcome struct {
@@ -192,7 +174,7 @@ func (r *runner) measureTCP(name, cc string, secs int, stages ...netlab.Impairme
 	if _, err := lab.Start("b", nil, self(), "tcp-sink", "-addr", lk.AddrB+":5201"); err != nil {
 		return throughput{}, err
 	}
-	if err := waitTCP(r.ctx, lab, "a", lk.AddrB+":5201"); err != nil {
+	if err := lab.WaitTCP(r.ctx, "a", lk.AddrB+":5201", lk); err != nil {
 		return throughput{}, err
 	}
 	in0, bytes0 := lk.AtoB.Out.Load(), lk.AtoB.BytesOut.Load()
@@ -296,7 +278,7 @@ func (r *runner) direct(lastMile, backbone netlab.Profile) (*site, error) {
 	if _, err := lab.Start("origin", nil, self(), "origin", "-http", lk.AddrB+":8080", "-https", lk.AddrB+":443"); err != nil {
 		return nil, err
 	}
-	if err := waitTCP(r.ctx, lab, "client", lk.AddrB+":443"); err != nil {
+	if err := lab.WaitTCP(r.ctx, "client", lk.AddrB+":443", lk); err != nil {
 		return nil, err
 	}
 	return &site{lab: lab, url: "https://" + lk.AddrB}, nil
@@ -374,10 +356,10 @@ https://%s {
 	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, r.edge.abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
 		return nil, err
 	}
-	if err := waitTCP(r.ctx, lab, "client", user.AddrB+":443"); err != nil {
+	if err := lab.WaitTCP(r.ctx, "client", user.AddrB+":443", user); err != nil {
 		return nil, err
 	}
-	if err := waitTCP(r.ctx, lab, "edge", back.AddrB+":8080"); err != nil {
+	if err := lab.WaitTCP(r.ctx, "edge", back.AddrB+":8080", back); err != nil {
 		return nil, err
 	}
 	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB, lastMile: user}, nil

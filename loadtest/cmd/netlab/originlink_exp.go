@@ -53,7 +53,7 @@ func (r *runner) originLink() error {
 		if _, err := lab.Start("origin", nil, self(), "origin", "-cc", originCC, "-http", back.AddrB+":8080", "-https", back.AddrB+":443"); err != nil {
 			return err
 		}
-		if err := waitTCP(r.ctx, lab, "edge", back.AddrB+":8080"); err != nil {
+		if err := lab.WaitTCP(r.ctx, "edge", back.AddrB+":8080", back); err != nil {
 			return err
 		}
 		dir, err := os.MkdirTemp("", "netlab-originlink")
@@ -89,7 +89,7 @@ http://%[1]s:8002 {
 			return err
 		}
 		for _, port := range []string{"8001", "8002"} {
-			if err := waitTCP(r.ctx, lab, "client", user.AddrB+":"+port); err != nil {
+			if err := lab.WaitTCP(r.ctx, "client", user.AddrB+":"+port, user); err != nil {
 				return err
 			}
 		}

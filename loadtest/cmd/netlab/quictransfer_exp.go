@@ -117,7 +117,7 @@ func (r *runner) fairness() (string, error) {
 	if _, err := s.lab.Start("edge", nil, self(), "echo-server", "-addr", s.edgeAddr+":7"); err != nil {
 		return "", err
 	}
-	if err := waitTCP(r.ctx, s.lab, "edge", s.clientAddr+":5201"); err != nil {
+	if err := s.lab.WaitTCP(r.ctx, "edge", s.clientAddr+":5201", s.lastMile); err != nil {
 		return "", err
 	}
 	secs := r.seconds
