@@ -22,20 +22,28 @@ func requireLab(t *testing.T) {
 	}
 }
 
-// A lab passes packets between its namespaces, and Close leaves no
-// namespace, TUN device or process behind.
-func TestLabLeavesNothingBehind(t *testing.T) {
+// newLabAB starts a lab with namespaces a and b, closed when the test ends
+// (Close is safe to call again).
+func newLabAB(t *testing.T) *Lab {
+	t.Helper()
 	requireLab(t)
 	lab, err := NewLab()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lab.Close()
+	t.Cleanup(func() { lab.Close() })
 	for _, ns := range []string{"a", "b"} {
 		if err := lab.AddNS(ns); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return lab
+}
+
+// A lab passes packets between its namespaces, and Close leaves no
+// namespace, TUN device or process behind.
+func TestLabLeavesNothingBehind(t *testing.T) {
+	lab := newLabAB(t)
 	lk, err := lab.Connect("a", "b", Impairment{Delay: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -71,17 +71,7 @@ func TestMain(m *testing.M) {
 // the kernel's SYN backoff (1, 3, 7, 15, 31 s...), which is how the lab
 // once gave up on an edge that was up (wifi-bursty, 20 s).
 func TestWaitTCPThroughLossBursts(t *testing.T) {
-	requireLab(t)
-	lab, err := NewLab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lab.Close()
-	for _, ns := range []string{"a", "b"} {
-		if err := lab.AddNS(ns); err != nil {
-			t.Fatal(err)
-		}
-	}
+	lab := newLabAB(t)
 	// Half the packets lost, in bursts of 8: most probes meet a burst.
 	lk, err := lab.Connect("a", "b", Impairment{Delay: time.Millisecond, Loss: 0.5, BurstLen: 8})
 	if err != nil {
