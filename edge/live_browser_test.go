@@ -7,15 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quic-go/webtransport-go"
 
+	"github.com/lastmile-edge/lastmile/internal/sseorigin"
 	"github.com/lastmile-edge/lastmile/internal/testcert"
 	"github.com/lastmile-edge/lastmile/internal/wtorigin"
 )
@@ -29,6 +33,40 @@ type liveResult struct {
 		Datagram string `json:"datagram"`
 		Error    string `json:"error"`
 	} `json:"relay"`
+	// subscribe() over WebTransport (stream and datagram delivery) and,
+	// in a page without WebTransport, over SSE.
+	WebTransport subscribeRuns `json:"webTransport"`
+	Datagrams    subscribeRuns `json:"datagrams"`
+	SSE          subscribeRuns `json:"sse"`
+}
+
+// subscribeRuns is a subscription until it got its events, and a second
+// one resuming after the first one's fifth-last event.
+type subscribeRuns struct {
+	First, Resumed *subscribeRun
+}
+
+type subscribeRun struct {
+	Events []struct {
+		ID   string `json:"id"`
+		Data string `json:"data"`
+	} `json:"events"`
+	Statuses []string `json:"statuses"`
+	Error    string   `json:"error"`
+}
+
+// ids are the run's event ids as numbers, in arrival order.
+func (r *subscribeRun) ids(t *testing.T) []int {
+	t.Helper()
+	var ids []int
+	for _, e := range r.Events {
+		n, err := strconv.Atoi(e.ID)
+		if err != nil || e.Data != "event "+e.ID {
+			t.Errorf("event %+v: not one the origin sent", e)
+		}
+		ids = append(ids, n)
+	}
+	return ids
 }
 
 // runLivePage runs live.mjs against the edge with env added, and decodes
@@ -128,5 +166,73 @@ func TestChromiumThroughSessionProxy(t *testing.T) {
 	}
 	if dgrams.delta(t) < 1 {
 		t.Error("no datagram relayed to the browser")
+	}
+}
+
+// subscribe() in Chromium against `session fanout` over HTTP/3, with a
+// real SSE origin: events arrive in order without duplicates over
+// WebTransport streams, over datagrams, and over SSE in a page without
+// WebTransport; a resubscription from an event id the edge still keeps
+// continues right after it; and all of it comes from one origin stream.
+func TestChromiumSubscribesThroughSessionFanout(t *testing.T) {
+	requireBrowser(t)
+	origin := sseorigin.New()
+	srv := httptest.NewServer(origin)
+	t.Cleanup(srv.Close)
+	e := startEdgeWith(t, withRoutes(`
+	webtransport /live {
+		session fanout `+srv.URL+`/events/{channel}
+	}`))
+	// The origin emits every 50 ms while the test runs: the edge keeps the
+	// last 16, so each subscription starts with a replay, then live ones.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for n := 1; ; n++ {
+			origin.Publish("news", "", "event "+strconv.Itoa(n))
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	const want = 20 // more than the replay: live events too
+	var res liveResult
+	runLivePage(t, e, &res, "FANOUT_PATH=/live", "CHANNEL=news", "EVENTS="+strconv.Itoa(want))
+	for name, runs := range map[string]subscribeRuns{"webtransport": res.WebTransport, "datagrams": res.Datagrams, "sse": res.SSE} {
+		transport := name
+		if transport == "datagrams" {
+			transport = "webtransport"
+		}
+		for i, run := range []*subscribeRun{runs.First, runs.Resumed} {
+			if run == nil || run.Error != "" || len(run.Events) != want {
+				t.Errorf("%s run %d: %+v", name, i, run)
+				continue
+			}
+			if !slices.Contains(run.Statuses, transport+":live") {
+				t.Errorf("%s run %d: statuses %v, want %s:live", name, i, run.Statuses, transport)
+			}
+			ids := run.ids(t)
+			for k := 1; k < len(ids); k++ {
+				// Datagrams may be lost, never reordered on loopback's
+				// one path; streams and SSE lose nothing.
+				if ids[k] <= ids[k-1] || (name != "datagrams" && ids[k] != ids[k-1]+1) {
+					t.Errorf("%s run %d: ids %v out of order, duplicated or missing", name, i, ids)
+					break
+				}
+			}
+		}
+		if runs.First != nil && runs.Resumed != nil && len(runs.First.Events) == want && len(runs.Resumed.Events) > 0 && name != "datagrams" {
+			if after, got := runs.First.ids(t)[want-5], runs.Resumed.ids(t)[0]; got != after+1 {
+				t.Errorf("%s: resumed after event %d at event %d, want %d", name, after, got, after+1)
+			}
+		}
+	}
+	if got := origin.Opened(); got != 1 {
+		t.Errorf("the origin saw %d event streams, want 1 for all the subscriptions", got)
 	}
 }
