@@ -78,3 +78,14 @@ func TestRelayScenario(t *testing.T) {
 	}
 	e.eventually(t, "lastmile_webtransport_sessions_open", 0)
 }
+
+// The fan-out scenario, for seconds: every VU's session gets live events
+// in order within the delay threshold (p99 250 ms), and none is left open.
+func TestFanoutScenario(t *testing.T) {
+	e := startLiveEdge(t)
+	s := e.run(t, scenario("fanout.js"), "-e", "VUS=5", "-e", "EVENTS=5")
+	if c := s.Metrics["checks"]; c.Passes != 5*5 || c.Fails != 0 {
+		t.Errorf("checks: %d passed, %d failed; want 25, 0", c.Passes, c.Fails)
+	}
+	e.eventually(t, "lastmile_webtransport_sessions_open", 0)
+}
