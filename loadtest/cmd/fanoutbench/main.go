@@ -51,6 +51,7 @@ type result struct {
 	P99Ms           float64 `json:"delay_p99_ms"`
 	MaxMs           float64 `json:"delay_max_ms"`
 	EdgeCPUPct      float64 `json:"edge_cpu_pct"` // of one core, over the window
+	ClientCPUPct    float64 `json:"client_cpu_pct"` // this process (origin and sessions), same cores
 	CPUPer1000      float64 `json:"edge_cpu_pct_per_1000"`
 	RSSMiB          float64 `json:"edge_rss_mib"`
 	RSSPer1000MiB   float64 `json:"edge_rss_mib_per_1000"`
@@ -58,6 +59,9 @@ type result struct {
 	SetupSeconds    float64 `json:"setup_s"`
 	MeasuredSeconds float64 `json:"measured_s"`
 }
+
+// emitted counts the origin's events, for the deliveries a window expects.
+var emitted atomic.Int64
 
 func main() {
 	edgeBin := flag.String("edge", "loadtest/bin/lastmile", "the lastmile binary")
@@ -81,6 +85,7 @@ func main() {
 	go func() {
 		for range time.Tick(time.Second) {
 			origin.Publish("bench", "", strconv.FormatInt(time.Now().UnixNano(), 10))
+			emitted.Add(1)
 		}
 	}()
 	// The Caddyfile's relay route needs an origin to point at.
@@ -191,23 +196,22 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 	res.SetupSeconds = time.Since(start).Seconds()
 	res.Subscribed = subscribed.Load()
 	res.Connections = len(conns)
-	// Measure whole seconds of events from the next emit on.
-	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 500*time.Millisecond)))
-	cpu0, t0 := cpuTicks(edgePid), time.Now()
+	cpu0, self0, t0, e0 := cpuTicks(edgePid), cpuTicks(os.Getpid()), time.Now(), emitted.Load()
 	measuring.Store(true)
 	time.Sleep(window)
-	cpu1, t1 := cpuTicks(edgePid), time.Now()
+	cpu1, self1, t1, e1 := cpuTicks(edgePid), cpuTicks(os.Getpid()), time.Now(), emitted.Load()
 	rss := rssKiB(edgePid)
 	// Deliveries of the window's last event may still be under way: a
 	// delivery later than 400 ms counts as missing.
 	time.Sleep(400 * time.Millisecond)
 	measuring.Store(false)
-	events := int(window / time.Second)
+	events := int(e1 - e0)
 	res.Events = events
 	res.Deliveries = int(deliveries.Load())
 	res.Missing = int64(events*n) - deliveries.Load()
 	res.MeasuredSeconds = t1.Sub(t0).Seconds()
 	res.EdgeCPUPct = float64(cpu1-cpu0) / 100 / t1.Sub(t0).Seconds() * 100 // USER_HZ = 100
+	res.ClientCPUPct = float64(self1-self0) / 100 / t1.Sub(t0).Seconds() * 100
 	res.CPUPer1000 = res.EdgeCPUPct / float64(n) * 1000
 	res.RSSMiB = float64(rss) / 1024
 	res.RSSPer1000MiB = res.RSSMiB / float64(n) * 1000
