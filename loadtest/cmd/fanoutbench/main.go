@@ -50,7 +50,7 @@ type result struct {
 	P50Ms           float64 `json:"delay_p50_ms"`
 	P99Ms           float64 `json:"delay_p99_ms"`
 	MaxMs           float64 `json:"delay_max_ms"`
-	EdgeCPUPct      float64 `json:"edge_cpu_pct"` // of one core, over the window
+	EdgeCPUPct      float64 `json:"edge_cpu_pct"`   // of one core, over the window
 	ClientCPUPct    float64 `json:"client_cpu_pct"` // this process (origin and sessions), same cores
 	CPUPer1000      float64 `json:"edge_cpu_pct_per_1000"`
 	RSSMiB          float64 `json:"edge_rss_mib"`
