@@ -11,11 +11,11 @@ import (
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 	"github.com/quic-go/quic-go"
-	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/internal/testcert"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 	"github.com/lastmile-edge/lastmile/internal/wtorigin"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
@@ -196,17 +196,7 @@ func (e *edge) dial(t testing.TB, ctx context.Context, path string, hdr http.Hea
 // clientConn is a WebTransport client connection to addr, which serves
 // cert for localhost.
 func clientConn(ctx context.Context, addr string, cert testcert.Cert) (*webtransport.ClientConn, *quic.Conn, error) {
-	tlsConf := &tls.Config{RootCAs: cert.Pool, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}}
-	conn, err := quic.DialAddr(ctx, addr, tlsConf, &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true})
-	if err != nil {
-		return nil, nil, err
-	}
-	client, err := (&webtransport.Transport{}).NewClientConn(conn)
-	if err != nil {
-		conn.CloseWithError(0, "")
-		return nil, nil, err
-	}
-	return client, conn, nil
+	return wtclient.Connect(ctx, addr, &tls.Config{RootCAs: cert.Pool, ServerName: "localhost"}, nil)
 }
 
 // mustDial is dial for sessions the test needs.

@@ -32,11 +32,11 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
-	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/sseorigin"
 	"github.com/lastmile-edge/lastmile/internal/testcert"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 	"github.com/lastmile-edge/lastmile/internal/wtorigin"
 )
 
@@ -234,17 +234,8 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func dial(ctx context.Context, addr string) (*webtransport.ClientConn, *quic.Conn, error) {
-	tlsConf := &tls.Config{InsecureSkipVerify: true, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}}
-	conn, err := quic.DialAddr(ctx, addr, tlsConf, &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true, MaxIncomingUniStreams: 10000, KeepAlivePeriod: 10 * time.Second})
-	if err != nil {
-		return nil, nil, err
-	}
-	client, err := (&webtransport.Transport{}).NewClientConn(conn)
-	if err != nil {
-		conn.CloseWithError(0, "")
-		return nil, nil, err
-	}
-	return client, conn, nil
+	return wtclient.Connect(ctx, addr, &tls.Config{InsecureSkipVerify: true, ServerName: "localhost"},
+		&quic.Config{MaxIncomingUniStreams: 10000, KeepAlivePeriod: 10 * time.Second})
 }
 
 // subscribe opens one session, subscribes to the bench channel and calls

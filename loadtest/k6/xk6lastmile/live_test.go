@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // startLiveEdge runs loadtest/cmd/liveorigin and the edge of
@@ -47,18 +46,7 @@ func startLiveEdge(t *testing.T) *edge {
 		fmt.Sprintf("LASTMILE_HTTPS_PORT=%d", https), fmt.Sprintf("LASTMILE_HTTP_PORT=%d", http),
 		fmt.Sprintf("LASTMILE_ADMIN=127.0.0.1:%d", admin), "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir,
 		"LIVE_WT_ORIGIN="+where.WebTransport, "LIVE_SSE_ORIGIN="+where.SSE, "LIVE_ORIGIN_CA="+where.CA)
-	startProcess(t, cmd, filepath.Join(dir, "edge.log"))
-	e := &edge{base: fmt.Sprintf("https://localhost:%d", https), admin: fmt.Sprintf("http://127.0.0.1:%d", admin), k6: filepath.Join(bin, "k6")}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, err := e.metric("lastmile_quic_connections_total"); err == nil {
-			return e
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("edge not up in 20 s")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return runEdge(t, cmd, dir, bin, https, admin)
 }
 
 // scenario is the path of a scenario file as run() takes it.
