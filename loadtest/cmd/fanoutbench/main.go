@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -140,6 +141,9 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 		mu         sync.Mutex
 		delays     []time.Duration
 		measuring  atomic.Bool
+		// Only events emitted inside the window count, their
+		// deliveries until the tail after it ends.
+		emitFrom, emitTo atomic.Int64
 		subscribed atomic.Int64
 		deliveries atomic.Int64
 	)
@@ -158,7 +162,7 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 			go func() {
 				defer wg.Done()
 				err := subscribe(ctx, client, addr, func(emit int64) {
-					if !measuring.Load() {
+					if !measuring.Load() || emit < emitFrom.Load() || emit > emitTo.Load() {
 						return
 					}
 					d := time.Since(time.Unix(0, emit))
@@ -197,13 +201,16 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 	res.Subscribed = subscribed.Load()
 	res.Connections = len(conns)
 	cpu0, self0, t0, e0 := cpuTicks(edgePid), cpuTicks(os.Getpid()), time.Now(), emitted.Load()
+	emitFrom.Store(t0.UnixNano())
+	emitTo.Store(math.MaxInt64)
 	measuring.Store(true)
 	time.Sleep(window)
 	cpu1, self1, t1, e1 := cpuTicks(edgePid), cpuTicks(os.Getpid()), time.Now(), emitted.Load()
+	emitTo.Store(t1.UnixNano())
 	rss := rssKiB(edgePid)
-	// Deliveries of the window's last event may still be under way: a
-	// delivery later than 400 ms counts as missing.
-	time.Sleep(400 * time.Millisecond)
+	// Deliveries of the window's last events may still be under way: one
+	// later than 2 s counts as missing.
+	time.Sleep(2 * time.Second)
 	measuring.Store(false)
 	events := int(e1 - e0)
 	res.Events = events
