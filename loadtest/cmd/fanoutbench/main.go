@@ -138,14 +138,14 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 	}
 	res := &result{Sessions: n}
 	var (
-		mu         sync.Mutex
-		delays     []time.Duration
-		measuring  atomic.Bool
+		mu        sync.Mutex
+		delays    []time.Duration
+		measuring atomic.Bool
 		// Only events emitted inside the window count, their
 		// deliveries until the tail after it ends.
 		emitFrom, emitTo atomic.Int64
-		subscribed atomic.Int64
-		deliveries atomic.Int64
+		subscribed       atomic.Int64
+		deliveries       atomic.Int64
 	)
 	start := time.Now()
 	var conns []*quic.Conn
