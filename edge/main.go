@@ -12,6 +12,7 @@ import (
 	_ "github.com/lastmile-edge/lastmile/modules/originlink"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 	_ "github.com/lastmile-edge/lastmile/modules/rum"
+	_ "github.com/lastmile-edge/lastmile/modules/wtfanout"
 	_ "github.com/lastmile-edge/lastmile/modules/wtproxy"
 	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
 )

@@ -29,9 +29,19 @@ type Cert struct {
 // temporary directory of t.
 func Write(t testing.TB) Cert {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	c, err := WriteDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
+	}
+	return c
+}
+
+// WriteDir is Write into dir (cert.pem, key.pem), for the load tools'
+// lab origins.
+func WriteDir(dir string) (Cert, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return Cert{}, err
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(time.Now().UnixNano()),
@@ -45,25 +55,22 @@ func Write(t testing.TB) Cert {
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		t.Fatal(err)
+		return Cert{}, err
 	}
 	keyDER, err := x509.MarshalECPrivateKey(key)
 	if err != nil {
-		t.Fatal(err)
+		return Cert{}, err
 	}
-	dir := t.TempDir()
 	c := Cert{CertFile: filepath.Join(dir, "cert.pem"), KeyFile: filepath.Join(dir, "key.pem"), Pool: x509.NewCertPool()}
 	if err := os.WriteFile(c.CertFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
+		return Cert{}, err
 	}
 	if err := os.WriteFile(c.KeyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
+		return Cert{}, err
 	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
+	if c.Cert, err = x509.ParseCertificate(der); err != nil {
+		return Cert{}, err
 	}
-	c.Pool.AddCert(cert)
-	c.Cert = cert
-	return c
+	c.Pool.AddCert(c.Cert)
+	return c, nil
 }

@@ -1,6 +1,6 @@
-// Package wtclient holds the WebTransport client steps tests take against
-// an echoing server: one round of a stream, a unidirectional stream or a
-// datagram.
+// Package wtclient holds the WebTransport client steps tests and load
+// tools take: the connection to a server, and one round of a stream, a
+// unidirectional stream or a datagram against an echoing one.
 package wtclient
 
 import (

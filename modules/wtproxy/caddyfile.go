@@ -30,34 +30,14 @@ func (p *Proxy) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	if d.NextArg() {
 		return d.ArgErr()
 	}
-	tlsConf := func() *UpstreamTLS {
-		if p.TLS == nil {
-			p.TLS = new(UpstreamTLS)
-		}
-		return p.TLS
-	}
 	for d.NextBlock(0) {
-		switch opt := d.Val(); opt {
-		case "tls_trusted_ca_certs":
-			files := d.RemainingArgs()
-			if len(files) == 0 {
-				return d.ArgErr()
-			}
-			tlsConf().RootCAPEMFiles = append(tlsConf().RootCAPEMFiles, files...)
-		case "tls_server_name":
-			if !d.AllArgs(&tlsConf().ServerName) {
-				return d.ArgErr()
-			}
-		case "tls_client_auth":
-			t := tlsConf()
-			if !d.AllArgs(&t.ClientCertificateFile, &t.ClientCertificateKeyFile) {
-				return d.ArgErr()
-			}
-		case "tls_insecure_skip_verify":
-			if d.NextArg() {
-				return d.ArgErr()
-			}
-			tlsConf().InsecureSkipVerify = true
+		opt := d.Val()
+		if ok, err := ParseTLSOption(d, &p.TLS); err != nil {
+			return err
+		} else if ok {
+			continue
+		}
+		switch opt {
 		case "dial_timeout":
 			if !d.NextArg() {
 				return d.ArgErr()
@@ -100,6 +80,43 @@ func (p *Proxy) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 	}
 	return nil
+}
+
+// ParseTLSOption parses the upstream TLS option at d, if it is one, into
+// *t (allocated on first use): tls_trusted_ca_certs, tls_server_name,
+// tls_client_auth, tls_insecure_skip_verify.
+func ParseTLSOption(d *caddyfile.Dispenser, t **UpstreamTLS) (bool, error) {
+	conf := func() *UpstreamTLS {
+		if *t == nil {
+			*t = new(UpstreamTLS)
+		}
+		return *t
+	}
+	switch d.Val() {
+	case "tls_trusted_ca_certs":
+		files := d.RemainingArgs()
+		if len(files) == 0 {
+			return true, d.ArgErr()
+		}
+		conf().RootCAPEMFiles = append(conf().RootCAPEMFiles, files...)
+	case "tls_server_name":
+		if !d.AllArgs(&conf().ServerName) {
+			return true, d.ArgErr()
+		}
+	case "tls_client_auth":
+		c := conf()
+		if !d.AllArgs(&c.ClientCertificateFile, &c.ClientCertificateKeyFile) {
+			return true, d.ArgErr()
+		}
+	case "tls_insecure_skip_verify":
+		if d.NextArg() {
+			return true, d.ArgErr()
+		}
+		conf().InsecureSkipVerify = true
+	default:
+		return false, nil
+	}
+	return true, nil
 }
 
 // Interface guard

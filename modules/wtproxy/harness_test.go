@@ -5,18 +5,18 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"testing"
 	"time"
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 	"github.com/quic-go/quic-go"
-	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/internal/testcert"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
+	"github.com/lastmile-edge/lastmile/internal/wtorigin"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
 )
@@ -33,185 +33,107 @@ type upstream struct {
 	pushed   chan string // replies to /push's stream
 }
 
-// sessionFlowControl lets the upstream carry several sessions per
-// connection.
-var sessionFlowControl = &webtransport.Config{MaxIncomingStreams: 100, MaxIncomingUniStreams: 100, MaxIncomingData: 16 << 20}
-
 // startUpstream starts the upstream; edit, if given, changes its server
 // before it serves.
 func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit ...func(*webtransport.Server)) *upstream {
 	t.Helper()
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	kp, err := tls.LoadX509KeyPair(cert.CertFile, cert.KeyFile)
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv, err := wtorigin.Listen("127.0.0.1:0", kp, quicConf)
+	if err != nil {
+		t.Fatal(err)
+	}
 	u := &upstream{
-		addr:     pc.LocalAddr().String(),
+		addr:     srv.Addr,
 		requests: make(chan *http.Request, 64),
 		closed:   make(chan error, 64),
 		streamEr: make(chan error, 1),
 		sinks:    make(chan *webtransport.Stream, 1),
 		pushed:   make(chan string, 1),
 	}
-	mux := http.NewServeMux()
-	srv := &webtransport.Server{Config: sessionFlowControl, H3: &http3.Server{
-		Handler:    mux,
-		TLSConfig:  http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{kp}}),
-		QUICConfig: quicConf,
-	}}
-	upgrade := func(w http.ResponseWriter, r *http.Request, serve func(*webtransport.Session)) {
-		s, err := srv.Upgrade(w, r)
-		if err != nil {
-			w.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		go serve(s)
-	}
-	mux.HandleFunc("/echo/", func(w http.ResponseWriter, r *http.Request) {
+	srv.HandleSessions("/echo/", func(s *webtransport.Session, r *http.Request) {
 		select {
 		case u.requests <- r:
 		default: // a benchmark's many sessions: nobody looks
 		}
-		upgrade(w, r, func(s *webtransport.Session) {
-			echo(s)
-			u.closed <- closeError(s)
-		})
+		wtorigin.Echo(s)
+		u.closed <- closeError(s)
 	})
-	mux.HandleFunc("/discard", func(w http.ResponseWriter, r *http.Request) {
-		upgrade(w, r, func(s *webtransport.Session) {
-			for {
-				str, err := s.AcceptStream(s.Context())
-				if err != nil {
-					return
-				}
-				go func() {
-					n, _ := io.Copy(io.Discard, str)
-					fmt.Fprint(str, n)
-					str.Close()
-				}()
-			}
-		})
-	})
-	mux.HandleFunc("/refuse", func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusForbidden)
-	})
-	mux.HandleFunc("/reset", func(w http.ResponseWriter, r *http.Request) {
-		upgrade(w, r, func(s *webtransport.Session) {
-			str, err := s.AcceptStream(s.Context())
-			if err != nil {
-				return
-			}
-			_, err = io.Copy(io.Discard, str)
-			u.streamEr <- err
-			// Now the other way: this side resets and stops its stream.
-			out, err := s.OpenStreamSync(s.Context())
-			if err != nil {
-				return
-			}
-			out.Write([]byte("x"))
-			out.CancelWrite(0x43)
-			out.CancelRead(0x42)
-			<-s.Context().Done()
-		})
-	})
-	mux.HandleFunc("/close", func(w http.ResponseWriter, r *http.Request) {
-		upgrade(w, r, func(s *webtransport.Session) {
-			str, err := s.AcceptStream(s.Context())
-			if err != nil {
-				return
-			}
-			reason, _ := io.ReadAll(str)
-			s.CloseWithError(0x77, string(reason))
-		})
-	})
-	mux.HandleFunc("/push", func(w http.ResponseWriter, r *http.Request) {
-		upgrade(w, r, func(s *webtransport.Session) {
-			uni, err := s.OpenUniStreamSync(s.Context())
-			if err != nil {
-				return
-			}
-			uni.Write([]byte("uni push"))
-			uni.Close()
-			str, err := s.OpenStreamSync(s.Context())
-			if err != nil {
-				return
-			}
-			str.Write([]byte("ping"))
-			str.Close()
-			reply, _ := io.ReadAll(str)
-			u.pushed <- string(reply)
-			<-s.Context().Done()
-		})
-	})
-	mux.HandleFunc("/sink", func(w http.ResponseWriter, r *http.Request) {
-		upgrade(w, r, func(s *webtransport.Session) {
-			str, err := s.AcceptStream(s.Context())
-			if err != nil {
-				return
-			}
-			u.sinks <- str
-			<-s.Context().Done()
-		})
-	})
-	for _, f := range edit {
-		f(srv)
-	}
-	go srv.Serve(pc)
-	u.stop = func() {
-		srv.Close()
-		pc.Close()
-	}
-	t.Cleanup(u.stop)
-	return u
-}
-
-// echo sends back each bidirectional stream on itself, each
-// unidirectional stream on a new one, and each datagram.
-func echo(s *webtransport.Session) {
-	ctx := s.Context()
-	go func() {
+	srv.HandleSessions("/discard", func(s *webtransport.Session, _ *http.Request) {
 		for {
-			str, err := s.AcceptStream(ctx)
+			str, err := s.AcceptStream(s.Context())
 			if err != nil {
 				return
 			}
 			go func() {
-				io.Copy(str, str)
+				n, _ := io.Copy(io.Discard, str)
+				fmt.Fprint(str, n)
 				str.Close()
 			}()
 		}
-	}()
-	go func() {
-		for {
-			in, err := s.AcceptUniStream(ctx)
-			if err != nil {
-				return
-			}
-			go func() {
-				data, err := io.ReadAll(in)
-				if err != nil {
-					return
-				}
-				out, err := s.OpenUniStreamSync(ctx)
-				if err != nil {
-					return
-				}
-				out.Write(data)
-				out.Close()
-			}()
-		}
-	}()
-	for {
-		msg, err := s.ReceiveDatagram(ctx)
+	})
+	srv.Mux.HandleFunc("/refuse", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+	})
+	srv.HandleSessions("/reset", func(s *webtransport.Session, _ *http.Request) {
+		str, err := s.AcceptStream(s.Context())
 		if err != nil {
 			return
 		}
-		s.SendDatagram(msg)
+		_, err = io.Copy(io.Discard, str)
+		u.streamEr <- err
+		// Now the other way: this side resets and stops its stream.
+		out, err := s.OpenStreamSync(s.Context())
+		if err != nil {
+			return
+		}
+		out.Write([]byte("x"))
+		out.CancelWrite(0x43)
+		out.CancelRead(0x42)
+		<-s.Context().Done()
+	})
+	srv.HandleSessions("/close", func(s *webtransport.Session, _ *http.Request) {
+		str, err := s.AcceptStream(s.Context())
+		if err != nil {
+			return
+		}
+		reason, _ := io.ReadAll(str)
+		s.CloseWithError(0x77, string(reason))
+	})
+	srv.HandleSessions("/push", func(s *webtransport.Session, _ *http.Request) {
+		uni, err := s.OpenUniStreamSync(s.Context())
+		if err != nil {
+			return
+		}
+		uni.Write([]byte("uni push"))
+		uni.Close()
+		str, err := s.OpenStreamSync(s.Context())
+		if err != nil {
+			return
+		}
+		str.Write([]byte("ping"))
+		str.Close()
+		reply, _ := io.ReadAll(str)
+		u.pushed <- string(reply)
+		<-s.Context().Done()
+	})
+	srv.HandleSessions("/sink", func(s *webtransport.Session, _ *http.Request) {
+		str, err := s.AcceptStream(s.Context())
+		if err != nil {
+			return
+		}
+		u.sinks <- str
+		<-s.Context().Done()
+	})
+	for _, f := range edit {
+		f(srv.WT)
 	}
+	srv.Serve()
+	u.stop = srv.Close
+	t.Cleanup(u.stop)
+	return u
 }
 
 // edge is lastmile in-process with one webtransport route relaying to an
@@ -274,17 +196,7 @@ func (e *edge) dial(t testing.TB, ctx context.Context, path string, hdr http.Hea
 // clientConn is a WebTransport client connection to addr, which serves
 // cert for localhost.
 func clientConn(ctx context.Context, addr string, cert testcert.Cert) (*webtransport.ClientConn, *quic.Conn, error) {
-	tlsConf := &tls.Config{RootCAs: cert.Pool, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}}
-	conn, err := quic.DialAddr(ctx, addr, tlsConf, &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true})
-	if err != nil {
-		return nil, nil, err
-	}
-	client, err := (&webtransport.Transport{}).NewClientConn(conn)
-	if err != nil {
-		conn.CloseWithError(0, "")
-		return nil, nil, err
-	}
-	return client, conn, nil
+	return wtclient.Connect(ctx, addr, &tls.Config{RootCAs: cert.Pool, ServerName: "localhost"}, nil)
 }
 
 // mustDial is dial for sessions the test needs.

@@ -130,7 +130,7 @@ func (p *Proxy) Provision(ctx caddy.Context) error {
 	p.upstream = u
 	p.forward = append(slices.Clone(alwaysForwarded), p.ForwardHeaders...)
 	if p.tlsConf, err = p.TLS.clientConfig(u); err != nil {
-		return err
+		return fmt.Errorf("proxy: %w", err)
 	}
 	p.pool = newConnPool(p.tlsConf, u.Host, p.SessionsPerConnection, p.MaxStreams)
 	return promreg.Register(ctx.GetMetricsRegistry(), metrics.collectors()...)
@@ -194,7 +194,14 @@ func parseUpstream(s string) (*url.URL, error) {
 }
 
 func (t *UpstreamTLS) clientConfig(u *url.URL) (*tls.Config, error) {
-	conf := &tls.Config{ServerName: u.Hostname(), NextProtos: []string{http3.NextProtoH3}, MinVersion: tls.VersionTLS13}
+	return t.ClientConfig(u.Hostname(), http3.NextProtoH3)
+}
+
+// ClientConfig is the TLS client config for an upstream named
+// serverName (unless ServerName overrides it) speaking nextProtos. A nil
+// UpstreamTLS is the system's defaults.
+func (t *UpstreamTLS) ClientConfig(serverName string, nextProtos ...string) (*tls.Config, error) {
+	conf := &tls.Config{ServerName: serverName, NextProtos: nextProtos, MinVersion: tls.VersionTLS12}
 	if t == nil {
 		return conf, nil
 	}
@@ -210,12 +217,12 @@ func (t *UpstreamTLS) clientConfig(u *url.URL) (*tls.Config, error) {
 		conf.RootCAs = pool
 	}
 	if (t.ClientCertificateFile == "") != (t.ClientCertificateKeyFile == "") {
-		return nil, errors.New("proxy: tls client certificate: want both the certificate and the key file")
+		return nil, errors.New("tls client certificate: want both the certificate and the key file")
 	}
 	if t.ClientCertificateFile != "" {
 		cert, err := tls.LoadX509KeyPair(t.ClientCertificateFile, t.ClientCertificateKeyFile)
 		if err != nil {
-			return nil, fmt.Errorf("proxy: tls client certificate: %w", err)
+			return nil, fmt.Errorf("tls client certificate: %w", err)
 		}
 		conf.Certificates = []tls.Certificate{cert}
 	}

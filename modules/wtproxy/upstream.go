@@ -157,10 +157,10 @@ func loadCAPool(files []string) (*x509.CertPool, error) {
 	for _, f := range files {
 		pem, err := os.ReadFile(f)
 		if err != nil {
-			return nil, fmt.Errorf("proxy: tls trusted CA: %w", err)
+			return nil, fmt.Errorf("tls trusted CA: %w", err)
 		}
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("proxy: tls trusted CA %s: no PEM certificate in it", f)
+			return nil, fmt.Errorf("tls trusted CA %s: no PEM certificate in it", f)
 		}
 	}
 	return pool, nil

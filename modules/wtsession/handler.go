@@ -111,25 +111,28 @@ func (h *Handler) Validate() error {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	if !isWebTransportConnect(r) {
+		if rh, ok := h.session.(RequestHandler); ok && rh.HandlesRequest(r) {
+			return h.serveRequest(rh, w, r)
+		}
 		return next.ServeHTTP(w, r)
 	}
 	if !h.originAllowed(r) {
 		return h.refuse("origin", http.StatusForbidden, "origin not allowed")
 	}
-	client := clientIP(r)
-	if !sessionsPerClient.acquire(client, h.MaxSessionsPerClient) {
+	client := ClientIP(r)
+	if !sessionsPerClient.Acquire(client, h.MaxSessionsPerClient) {
 		return h.refuse("limit", http.StatusTooManyRequests, "too many sessions from this client")
 	}
 	prepared, err := h.prepare(r)
 	if err != nil {
-		sessionsPerClient.release(client)
+		sessionsPerClient.Release(client)
 		metrics.refused.WithLabelValues("session").Inc()
 		return err
 	}
 	sess, err := quicedge.UpgradeWebTransport(r)
 	if err != nil {
 		prepared.Abort()
-		sessionsPerClient.release(client)
+		sessionsPerClient.Release(client)
 		h.logger.Debug("webtransport upgrade failed", zap.Error(err))
 		return h.refuse("upgrade", http.StatusBadRequest, "webtransport upgrade failed")
 	}
@@ -138,7 +141,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	go func() {
 		defer func() {
 			metrics.open.Dec()
-			sessionsPerClient.release(client)
+			sessionsPerClient.Release(client)
 		}()
 		s := newSession(sess, r, time.Duration(h.IdleTimeout))
 		defer s.stopIdleTimer()
@@ -160,7 +163,7 @@ func (h *Handler) originAllowed(r *http.Request) bool {
 	if origin == "" {
 		return true
 	}
-	if u, err := url.Parse(origin); err == nil && u.Scheme == "https" && strings.EqualFold(u.Host, r.Host) {
+	if sameOrigin(origin, r.Host) {
 		return true
 	}
 	for _, o := range h.Origins {
@@ -178,23 +181,28 @@ func isWebTransportConnect(r *http.Request) bool {
 		(r.Proto == "webtransport-h3" || r.Proto == "webtransport")
 }
 
-// clientIP is the client's address as Caddy determined it for the
+// ClientIP is the client's address as Caddy determined it for the
 // request: the peer, or what a trusted proxy passed on.
-func clientIP(r *http.Request) string {
+func ClientIP(r *http.Request) string {
 	ip, _ := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string)
 	return ip
 }
 
-// clientSessions counts open sessions per client IP across config
-// reloads (sessions outlive the config that accepted them).
-type clientSessions struct {
+// PerClient counts what each client IP holds open (sessions, or a session
+// module's subscriptions) across config reloads: what it counts outlives
+// the config that accepted it.
+type PerClient struct {
 	mu sync.Mutex
 	n  map[string]int
 }
 
-var sessionsPerClient = &clientSessions{n: make(map[string]int)}
+// NewPerClient is an empty count.
+func NewPerClient() *PerClient { return &PerClient{n: make(map[string]int)} }
 
-func (c *clientSessions) acquire(client string, limit int) bool {
+var sessionsPerClient = NewPerClient()
+
+// Acquire counts one more for client unless it holds limit already.
+func (c *PerClient) Acquire(client string, limit int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n[client] >= limit {
@@ -204,7 +212,8 @@ func (c *clientSessions) acquire(client string, limit int) bool {
 	return true
 }
 
-func (c *clientSessions) release(client string) {
+// Release counts one less for client.
+func (c *PerClient) Release(client string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n[client] <= 1 {
@@ -244,6 +253,10 @@ func (s *Session) Request() *http.Request { return s.req }
 func (s *Session) Touch() { s.timer.Reset(s.idle) }
 
 func (s *Session) stopIdleTimer() { s.timer.Stop() }
+
+// IdleTimeout is how long the session may go without activity; a module
+// whose sessions legitimately only receive touches it more often.
+func (s *Session) IdleTimeout() time.Duration { return s.idle }
 
 // AcceptStream accepts the client's next bidirectional stream.
 func (s *Session) AcceptStream(ctx context.Context) (*webtransport.Stream, error) {

@@ -41,6 +41,13 @@ func startEdge(t *testing.T) *edge {
 		fmt.Sprintf("LASTMILE_HTTPS_PORT=%d", https), fmt.Sprintf("LASTMILE_HTTP_PORT=%d", http),
 		fmt.Sprintf("LASTMILE_ADMIN=127.0.0.1:%d", admin), "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir,
 		"LASTMILE_WT_SESSIONS_PER_CLIENT=1000")
+	return runEdge(t, cmd, dir, bin, https, admin)
+}
+
+// runEdge starts the edge command (its ports already in its environment)
+// and waits until its metrics answer.
+func runEdge(t *testing.T, cmd *exec.Cmd, dir, bin string, https, admin int) *edge {
+	t.Helper()
 	startProcess(t, cmd, filepath.Join(dir, "edge.log"))
 	e := &edge{base: fmt.Sprintf("https://localhost:%d", https), admin: fmt.Sprintf("http://127.0.0.1:%d", admin), k6: filepath.Join(bin, "k6")}
 	deadline := time.Now().Add(20 * time.Second)

@@ -6,28 +6,10 @@
 //   CERT_HASH    hex SHA-256 of the edge certificate (serverCertificateHashes)
 //   PLAIN_URL    a plain-http loopback page (the demo origin)
 //   CHROMIUM     browser binary (default /usr/bin/chromium)
-import { chromium } from 'playwright-core';
+import { launch } from './chromium.mjs';
 
 const port = process.env.EDGE_PORT;
 const edge = `https://localhost:${port}`;
-
-// Chromium as this machine can run it: no sandbox as root, nothing that
-// calls out to the (closed) network. QUIC to a private certificate needs
-// the SPKI allowance and forced QUIC for the origin; localhost must
-// resolve to 127.0.0.1, since QUIC does not fall back from ::1.
-const baseArgs = [
-  '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-default-apps',
-  '--host-resolver-rules=MAP localhost 127.0.0.1',
-];
-
-async function launch(extraArgs) {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: [...baseArgs, ...extraArgs],
-  });
-}
 
 // Runs in the page: one WebTransport session echoing a stream and a datagram.
 async function webTransportEcho({ url, certHash }) {

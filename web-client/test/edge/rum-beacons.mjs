@@ -3,17 +3,11 @@
 // real navigation away), and as a WebTransport datagram. Prints what the
 // pages saw as JSON; edge/rum_browser_test.go judges the edge's metrics.
 // Inputs as h3-webtransport.mjs: EDGE_PORT, EDGE_SPKI, CHROMIUM.
-import { chromium } from 'playwright-core';
+import { launch as launchChromium } from './chromium.mjs';
 
 const port = process.env.EDGE_PORT;
 const edge = `https://localhost:${port}`;
-const baseArgs = [
-  '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-default-apps',
-  '--host-resolver-rules=MAP localhost 127.0.0.1',
-  `--ignore-certificate-errors-spki-list=${process.env.EDGE_SPKI}`,
-];
-const launch = (args) => chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: [...baseArgs, ...args] });
+const launch = (args) => launchChromium([`--ignore-certificate-errors-spki-list=${process.env.EDGE_SPKI}`, ...args]);
 
 async function loadAndLeave(browser, from, to) {
   const page = await browser.newPage();

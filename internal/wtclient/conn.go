@@ -1,0 +1,33 @@
+package wtclient
+
+import (
+	"context"
+	"crypto/tls"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	"github.com/quic-go/webtransport-go"
+)
+
+// Connect opens a QUIC connection to addr ready for WebTransport sessions
+// (HTTP/3, datagrams, partial delivery of reset streams), with quicConf's
+// other settings if given.
+func Connect(ctx context.Context, addr string, tlsConf *tls.Config, quicConf *quic.Config) (*webtransport.ClientConn, *quic.Conn, error) {
+	tlsConf = tlsConf.Clone()
+	tlsConf.NextProtos = []string{http3.NextProtoH3}
+	qc := &quic.Config{}
+	if quicConf != nil {
+		qc = quicConf.Clone()
+	}
+	qc.EnableDatagrams, qc.EnableStreamResetPartialDelivery = true, true
+	conn, err := quic.DialAddr(ctx, addr, tlsConf, qc)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := (&webtransport.Transport{}).NewClientConn(conn)
+	if err != nil {
+		conn.CloseWithError(0, "")
+		return nil, nil, err
+	}
+	return client, conn, nil
+}
