@@ -13,10 +13,14 @@ import (
 // skips bodies without looking at them: its cost does not grow with what
 // a client sends.
 //
-// Input the server refuses (a bad length or transfer coding) stops the
-// scan: the server answers 400 or 501 and closes. So does a switch of
-// protocols (a 101 response to Upgrade, a 2xx to CONNECT): what follows
-// is no longer HTTP/1.1.
+// The scan stops at input the server refuses (a bad length or transfer
+// coding: it answers 400 or 501 and closes), after a request the server
+// closes after (Connection: close, HTTP/1.0 without keep-alive: what a
+// client pipelines behind it is never served), and at a switch of
+// protocols (a 101 response to Upgrade, a 2xx to CONNECT: what follows is
+// no longer HTTP/1.1). A request is counted when the server reads it, so
+// one pipelined behind others counts even if the client resets the
+// connection before it is answered.
 type requestScanner struct {
 	state   scanState
 	line    []byte // the current line's first bytes
@@ -25,6 +29,7 @@ type requestScanner struct {
 	chunked bool
 	upgrade bool   // the head asks to switch protocols (Upgrade)
 	connect bool   // the head asks for a tunnel (CONNECT)
+	last    bool   // the connection closes after this request
 	held    []byte // what came while a switch was undecided
 }
 
@@ -110,7 +115,8 @@ func (s *requestScanner) endLine(line []byte) bool {
 			return false
 		}
 		method, _, _ := bytes.Cut(line, []byte(" "))
-		*s = requestScanner{state: scanHeader, line: s.line, length: -1, connect: string(method) == "CONNECT"}
+		*s = requestScanner{state: scanHeader, line: s.line, length: -1, connect: string(method) == "CONNECT",
+			last: bytes.HasSuffix(line, []byte(" HTTP/1.0"))}
 	case scanHeader:
 		if len(line) == 0 {
 			s.endHead()
@@ -165,12 +171,25 @@ func (s *requestScanner) header(line []byte) {
 		s.chunked = true
 	case bytes.EqualFold(name, []byte("Upgrade")):
 		s.upgrade = true
+	case bytes.EqualFold(name, []byte("Connection")):
+		for opt := range bytes.SplitSeq(value, []byte(",")) {
+			switch opt = bytes.TrimSpace(opt); {
+			case bytes.EqualFold(opt, []byte("close")):
+				s.last = true
+			case bytes.EqualFold(opt, []byte("keep-alive")):
+				s.last = false
+			}
+		}
 	}
 }
 
 // endHead moves past the head that just ended: to the server's answer
 // if it asked to switch protocols, else to its body.
 func (s *requestScanner) endHead() {
+	if s.last {
+		s.stop()
+		return
+	}
 	if s.upgrade || s.connect {
 		s.state = scanSwitching
 		return
