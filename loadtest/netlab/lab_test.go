@@ -85,20 +85,21 @@ func TestLabCommandCleansUpOnInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until its lab exists, then interrupt.
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	// Wait until the experiment is under way (its lab built, its sender
+	// running in it), then interrupt.
+	running := func() bool {
 		left, _ := Leftovers()
-		if len(left) > 0 {
-			break
-		}
+		out, _ := exec.Command("pgrep", "-f", bin+" tcp-send").Output()
+		return len(left) > 0 && len(out) > 0
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !running() {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			t.Fatal("the experiment never built its lab")
+			t.Fatal("the experiment never got under way")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(500 * time.Millisecond)
 	_ = cmd.Process.Signal(os.Interrupt)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

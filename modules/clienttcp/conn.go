@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 )
 
 // protocol is what a connection turned out to carry.
@@ -62,6 +64,11 @@ type conn struct {
 	ping     [8]byte      // the drain's PING, whose ACK is awaited
 	acked    chan struct{}
 
+	// The requests, counted as the owner reads them: HTTP/1.1 heads, and
+	// HTTP/2 streams opened (the highest stream id so far).
+	requests   requestScanner
+	lastStream uint32
+
 	wmu        sync.Mutex
 	out        frameScanner // server to client, HTTP/2 only
 	inject     []byte       // frames to write at the next frame boundary
@@ -102,7 +109,7 @@ func (c *conn) Read(p []byte) (int, error) {
 	if len(c.unread) > 0 {
 		n := copy(p, c.unread)
 		c.unread = c.unread[n:]
-		c.delivered(p[:n], call)
+		c.delivered(p[:n], call, false)
 		c.mu.Unlock()
 		return n, nil
 	}
@@ -116,19 +123,24 @@ func (c *conn) Read(p []byte) (int, error) {
 		// detach cut this read short: what it brought goes to the
 		// server the connection moves to.
 		c.unanswered = append(c.unanswered, p[:n]...)
+		c.scanHTTP1(p[:n])
 		close(c.interrupted)
 		c.interrupted = nil
 		return 0, io.EOF
 	}
 	if n > 0 {
-		c.delivered(p[:n], call)
+		c.delivered(p[:n], call, true)
 	}
 	return n, err
 }
 
-// delivered follows what the owner read; c.mu is held.
-func (c *conn) delivered(p []byte, call int) {
-	c.observe(p)
+// delivered follows what the owner read, fresh from the client or
+// replayed from a replaced server's handle, which observed it; c.mu is
+// held.
+func (c *conn) delivered(p []byte, call int, fresh bool) {
+	if fresh {
+		c.observe(p)
+	}
 	if c.proto != protoHTTP1 || c.overflow {
 		return
 	}
@@ -140,7 +152,7 @@ func (c *conn) delivered(p []byte, call int) {
 	c.dataCall = call
 }
 
-// observe follows the protocol; c.mu is held.
+// observe follows the protocol and counts the requests; c.mu is held.
 func (c *conn) observe(p []byte) {
 	if c.proto == protoUnknown {
 		if _, isTLS := c.Conn.(*tls.Conn); !isTLS && p[0] == 0x16 {
@@ -148,13 +160,17 @@ func (c *conn) observe(p []byte) {
 			c.proto = protoOpaque
 			c.ln.forget(c)
 			c.ln.lw.warnOpaque.Do(func() {
-				c.ln.lw.logger.Warn("client_tcp is listed before tls: it tunes the sockets, but reloads close idle connections; list it after tls")
+				c.ln.lw.logger.Warn("client_tcp is listed before tls: it tunes the sockets, but reloads close idle connections " +
+					"and lastmile_http_requests_total counts no HTTP/1.1 or HTTP/2 requests; list it after tls")
 			})
 			return
 		}
 		k := min(len(p), len(h2Preface)-c.matched)
 		if string(p[:k]) != h2Preface[c.matched:c.matched+k] {
 			c.proto = protoHTTP1
+			// What matched so far (the P of a POST) began the request.
+			c.scanHTTP1([]byte(h2Preface[:c.matched]))
+			c.scanHTTP1(p)
 			return
 		}
 		c.matched += k
@@ -164,13 +180,27 @@ func (c *conn) observe(p []byte) {
 		c.proto = protoHTTP2
 		p = p[k:]
 	}
-	if c.proto != protoHTTP2 {
+	switch c.proto {
+	case protoHTTP1:
+		c.scanHTTP1(p)
+		return
+	case protoHTTP2:
+	default:
 		return
 	}
 	for len(p) > 0 {
 		n, ended := c.in.step(p)
 		p = p[n:]
-		if ended && c.acked != nil && c.in.isPingAck(c.ping) {
+		if !ended {
+			continue
+		}
+		if id := c.in.streamID(); c.in.frameType() == http2.FrameHeaders && id%2 == 1 && id > c.lastStream {
+			// HEADERS opening a stream (a later one on the stream is
+			// its trailers): a request.
+			c.lastStream = id
+			requestmetric.HTTP2.Inc()
+		}
+		if c.acked != nil && c.in.isPingAck(c.ping) {
 			// The server's frame reader has now handed it every frame
 			// before this one, each processed in turn: the streams the
 			// client opened before it saw the GOAWAY are all known.
@@ -180,11 +210,25 @@ func (c *conn) observe(p []byte) {
 	}
 }
 
+// scanHTTP1 counts the HTTP/1.1 requests in p, the next bytes the owner
+// read; c.mu is held.
+func (c *conn) scanHTTP1(p []byte) {
+	if n := c.requests.feed(p); n > 0 {
+		requestmetric.HTTP1.Add(float64(n))
+	}
+}
+
 func (c *conn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	detached, h2 := c.detached, c.proto == protoHTTP2
 	if !h2 {
 		c.unanswered, c.overflow = c.unanswered[:0], false
+	}
+	if c.proto == protoHTTP1 && !detached {
+		// A request that asked to switch protocols waits for this.
+		if n := c.requests.responded(p); n > 0 {
+			requestmetric.HTTP1.Add(float64(n))
+		}
 	}
 	c.mu.Unlock()
 	if detached {

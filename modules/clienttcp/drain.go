@@ -240,6 +240,8 @@ func (l *listener) handOver(c *conn, to *listener, replay []byte) bool {
 	l.forget(c)
 	for to != nil {
 		nc := to.adopt(c.Conn, c.proto, replay)
+		// The replay is counted: nc's count goes on from c's.
+		nc.requests = c.requests
 		select {
 		case to.handed <- nc.netConn():
 			metrics.reloaded.WithLabelValues("handed_over").Inc()

@@ -50,6 +50,11 @@ func (s *frameScanner) step(p []byte) (n int, ended bool) {
 // frameType is the type of the frame that ended last.
 func (s *frameScanner) frameType() http2.FrameType { return http2.FrameType(s.hdr[3]) }
 
+// streamID is the stream of the frame that ended last.
+func (s *frameScanner) streamID() uint32 {
+	return (uint32(s.hdr[5])<<24 | uint32(s.hdr[6])<<16 | uint32(s.hdr[7])<<8 | uint32(s.hdr[8])) & (1<<31 - 1)
+}
+
 // isPingAck reports whether the frame that ended last acknowledges a PING
 // carrying data.
 func (s *frameScanner) isPingAck(data [8]byte) bool {

@@ -1,6 +1,7 @@
 // Package clienttcp is the listener wrapper client_tcp: it tunes every TCP
 // connection a client opens to the edge (HTTP/1.1 and HTTP/2), as
-// origin_link tunes the edge's links to origins.
+// origin_link tunes the edge's links to origins, carries the connections
+// across reloads, and counts their requests.
 package clienttcp
 
 import (
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lastmile-edge/lastmile/internal/promreg"
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 	"github.com/lastmile-edge/lastmile/internal/tcptune"
 )
 
@@ -71,6 +73,9 @@ func (lw *ListenerWrapper) Provision(ctx caddy.Context) error {
 	}
 	lw.options = tcptune.Options{Congestion: cc, NotsentLowat: max(lw.NotsentLowat, 0)}
 	lw.app = hookServers(ctx)
+	if err := requestmetric.Register(ctx.GetMetricsRegistry()); err != nil {
+		return err
+	}
 	return promreg.Register(ctx.GetMetricsRegistry(), metrics.reloaded)
 }
 

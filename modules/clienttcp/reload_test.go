@@ -7,8 +7,7 @@ import (
 	"net/http"
 	"testing"
 
-	dto "github.com/prometheus/client_model/go"
-
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
@@ -31,6 +30,7 @@ http://127.0.0.1:` + port + ` {
 `
 	}
 	testcaddy.Run(t, config("config A"))
+	h1 := countedSince(t, requestmetric.HTTP1)
 	c, err := net.Dial("tcp", "127.0.0.1:"+port)
 	if err != nil {
 		t.Fatal(err)
@@ -65,13 +65,13 @@ http://127.0.0.1:` + port + ` {
 	if got := handedOver(t) - moved; got != 1 {
 		t.Fatalf("handed_over grew by %v, want 1", got)
 	}
+	// The count goes on across the hand-over, once per request.
+	if got := h1(); got != 2 {
+		t.Fatalf("h1 requests grew by %v, want 2", got)
+	}
 }
 
 func handedOver(t *testing.T) float64 {
 	t.Helper()
-	var m dto.Metric
-	if err := metrics.reloaded.WithLabelValues("handed_over").Write(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m.GetCounter().GetValue()
+	return counterValue(t, metrics.reloaded.WithLabelValues("handed_over"))
 }

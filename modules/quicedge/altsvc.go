@@ -18,10 +18,7 @@ func init() {
 // AltSvc advertises HTTP/3 with an Alt-Svc header on responses sent over
 // TCP, naming the UDP port that the quic app serves for the port the
 // request came in on. HTTP/3 responses never carry it: the client is
-// already there. It also counts TCP requests by protocol: Caddy has no
-// hook that every HTTP/1.1 and HTTP/2 request passes besides the route
-// (ConnState sees an HTTP/2 connection's busy periods, not its requests),
-// so the quic app warns about a served server whose routes lack it.
+// already there.
 type AltSvc struct {
 	// MaxAge is how long clients may remember the advertisement (ma).
 	// Default 24h: long enough to start most visits on HTTP/3, short
@@ -40,12 +37,12 @@ func (AltSvc) CaddyModule() caddy.ModuleInfo {
 }
 
 // Provision sets the default max age.
-func (h *AltSvc) Provision(ctx caddy.Context) error {
+func (h *AltSvc) Provision(caddy.Context) error {
 	if h.MaxAge == 0 {
 		h.MaxAge = caddy.Duration(24 * time.Hour)
 	}
 	h.maSuffix = `"; ma=` + strconv.FormatInt(int64(time.Duration(h.MaxAge)/time.Second), 10)
-	return registerMetrics(ctx.GetMetricsRegistry())
+	return nil
 }
 
 // Validate rejects a negative max age.
@@ -57,15 +54,7 @@ func (h *AltSvc) Validate() error {
 }
 
 func (h *AltSvc) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	switch r.ProtoMajor {
-	case 3:
-		return next.ServeHTTP(w, r)
-	case 2:
-		countRequest("h2")
-	default:
-		countRequest("h1")
-	}
-	if r.TLS != nil {
+	if r.ProtoMajor < 3 && r.TLS != nil {
 		if port := localPort(r); port != "" && altSvcPort(port) {
 			w.Header()["Alt-Svc"] = append(w.Header()["Alt-Svc"], `h3=":`+port+h.maSuffix)
 		}
@@ -91,21 +80,3 @@ var (
 	_ caddy.Validator             = (*AltSvc)(nil)
 	_ caddyhttp.MiddlewareHandler = (*AltSvc)(nil)
 )
-
-// routesAdvertise reports whether routes run alt_svc, at their top level
-// or in a subroute, for some requests.
-func routesAdvertise(routes caddyhttp.RouteList) bool {
-	for _, route := range routes {
-		for _, h := range route.Handlers {
-			switch h := h.(type) {
-			case *AltSvc:
-				return true
-			case *caddyhttp.Subroute:
-				if routesAdvertise(h.Routes) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}

@@ -202,10 +202,6 @@ func (a *App) bind(httpApp *caddyhttp.App) error {
 			return fmt.Errorf("server %q also enables h3 in Caddy itself, which would bind the same UDP port: "+
 				"the quic app serves HTTP/3 for it, so set `protocols h1 h2` in its server options", name)
 		}
-		if !routesAdvertise(srv.Routes) {
-			a.logger.Warn("no alt_svc handler in the server's routes: browsers will not learn that it serves HTTP/3, "+
-				"and lastmile_http_requests_total counts only its HTTP/3 requests", zap.String("server", name))
-		}
 		for _, lnAddr := range srv.Listen {
 			na, err := caddy.ParseNetworkAddress(lnAddr)
 			if err != nil {

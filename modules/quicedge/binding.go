@@ -13,6 +13,8 @@ import (
 	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 	"go.uber.org/zap"
+
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 )
 
 // binding is one config's HTTP/3 and WebTransport server for one UDP
@@ -145,7 +147,7 @@ func (b *binding) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	countRequest("h3")
+	requestmetric.HTTP3.Inc()
 	if isEarly(r) {
 		if !safeMethod(r.Method) && !cur.app.earlyDataAllowed(r) {
 			metrics.earlyRequests.WithLabelValues("refused").Inc()

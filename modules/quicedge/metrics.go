@@ -5,6 +5,7 @@ import (
 	"github.com/quic-go/quic-go"
 
 	"github.com/lastmile-edge/lastmile/internal/promreg"
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 )
 
 // metrics are process-wide so counters survive config reloads; each
@@ -19,7 +20,6 @@ var metrics = struct {
 	packetsSent   prometheus.Counter
 	packetsLost   prometheus.Counter
 	earlyRequests *prometheus.CounterVec
-	requests      *prometheus.CounterVec
 }{
 	connsAccepted: prometheus.NewCounter(prometheus.CounterOpts{
 		Namespace: "lastmile", Subsystem: "quic", Name: "connections_total",
@@ -41,10 +41,6 @@ var metrics = struct {
 		Namespace: "lastmile", Subsystem: "quic", Name: "early_data_requests_total",
 		Help: "HTTP/3 requests received in 0-RTT, accepted or refused with 425.",
 	}, []string{"result"}),
-	requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-		Namespace: "lastmile", Subsystem: "http", Name: "requests_total",
-		Help: "Requests by protocol (h1, h2, h3); h1 and h2 are counted by the alt_svc handler.",
-	}, []string{"protocol"}),
 	// The last mile as QUIC saw it, per connection when it ends: the
 	// users' RTT and how much of what the edge sent was lost, which is
 	// what the design rests on (0.6-7% on mobile and Wi-Fi).
@@ -84,13 +80,13 @@ func observeEnded(st quic.ConnectionStats) {
 	}
 }
 
-// countRequest counts one request of protocol ("h1", "h2", "h3").
-func countRequest(protocol string) { metrics.requests.WithLabelValues(protocol).Inc() }
-
 func registerMetrics(reg prometheus.Registerer) error {
+	if err := requestmetric.Register(reg); err != nil {
+		return err
+	}
 	return promreg.Register(reg,
 		metrics.connsAccepted, metrics.connsOpen, metrics.handshakes,
-		metrics.zeroRTTConns, metrics.earlyRequests, metrics.requests,
+		metrics.zeroRTTConns, metrics.earlyRequests,
 		metrics.clientRTT, metrics.clientLoss, metrics.packetsSent, metrics.packetsLost,
 		ccMetrics.cwnd, ccMetrics.pacingRate, ccMetrics.deliveryRate, ccMetrics.stateSeconds)
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
@@ -64,29 +63,5 @@ func TestCaddyfileValuesAreValidated(t *testing.T) {
 	err := validate(t, "{\n\tservers {\n\t\tprotocols h1 h2\n\t}\n\tquic {\n\t\tgrace_period -1s\n\t\tmax_incoming_streams 5\n\t}\n}\nlocalhost:9443 {\n\ttls internal\n\trespond hi\n}\n")
 	if err == nil || !strings.Contains(err.Error(), "grace_period -1s: want a positive duration") {
 		t.Fatalf("got %v", err)
-	}
-}
-
-// The quic app warns about a served server without alt_svc (its TCP
-// requests would go uncounted and HTTP/3 unadvertised); it looks for
-// alt_svc in the provisioned routes, at the top or in subroutes (a site
-// block, a handle block).
-func TestRoutesAdvertise(t *testing.T) {
-	route := func(hs ...caddyhttp.MiddlewareHandler) caddyhttp.Route { return caddyhttp.Route{Handlers: hs} }
-	sub := func(routes ...caddyhttp.Route) *caddyhttp.Subroute { return &caddyhttp.Subroute{Routes: routes} }
-	respond := new(caddyhttp.StaticResponse)
-	for _, tc := range []struct {
-		name   string
-		routes caddyhttp.RouteList
-		want   bool
-	}{
-		{"top level", caddyhttp.RouteList{route(new(AltSvc), respond)}, true},
-		{"in a handle block of a site", caddyhttp.RouteList{route(sub(route(respond), route(sub(route(new(AltSvc))))))}, true},
-		{"absent", caddyhttp.RouteList{route(sub(route(respond)))}, false},
-		{"no routes", nil, false},
-	} {
-		if got := routesAdvertise(tc.routes); got != tc.want {
-			t.Errorf("%s: routesAdvertise = %v, want %v", tc.name, got, tc.want)
-		}
 	}
 }
