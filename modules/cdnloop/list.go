@@ -1,6 +1,10 @@
 package cdnloop
 
-import "strings"
+import (
+	"strings"
+
+	"golang.org/x/net/http/httpguts"
+)
 
 // listsNode reports whether the CDN-Loop field lines hold a member with
 // cdn-id cdnID (case-insensitive, as host names and our pseudonym are)
@@ -60,16 +64,8 @@ func unquote(v string) string {
 	return b.String()
 }
 
-// isToken reports whether s is an RFC 9110 token.
-func isToken(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return s != ""
-}
+// isToken reports whether s is an RFC 9110 token (a field name is one).
+func isToken(s string) bool { return httpguts.ValidHeaderFieldName(s) }
 
 // validCDNID reports whether s is a pseudonym (a token) or host[:port],
 // with the port's digits.
