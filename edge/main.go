@@ -5,8 +5,12 @@ package main
 import (
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
-	// Caddy's standard modules and lastmile's.
+	// Caddy's standard modules, the Redis certificate storage a fleet
+	// shares (docs/FLEET.md), and lastmile's modules.
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
+	_ "github.com/pberkel/caddy-storage-redis"
+
+	_ "github.com/lastmile-edge/lastmile/modules/cdnloop"
 	_ "github.com/lastmile-edge/lastmile/modules/clienttcp"
 	_ "github.com/lastmile-edge/lastmile/modules/httpcache"
 	_ "github.com/lastmile-edge/lastmile/modules/originlink"

@@ -52,6 +52,8 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //			early_hints
 //		}
 //		purge_token <token>
+//		status_name <name>
+//		forward_edge_fields
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // directive name
@@ -61,15 +63,13 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	for d.NextBlock(0) {
 		opt := d.Val()
 		switch opt {
-		case "name", "purge_token":
+		case "name", "purge_token", "status_name":
 			if !d.NextArg() {
 				return d.ArgErr()
 			}
-			if opt == "name" {
-				h.Name = d.Val()
-			} else {
-				h.PurgeToken = d.Val()
-			}
+			*map[string]*string{"name": &h.Name, "purge_token": &h.PurgeToken, "status_name": &h.StatusName}[opt] = d.Val()
+		case "forward_edge_fields":
+			h.ForwardEdgeFields = true
 		case "max_bytes", "max_object_bytes":
 			if !d.NextArg() {
 				return d.ArgErr()

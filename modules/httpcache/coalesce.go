@@ -68,7 +68,7 @@ type flight struct {
 	outcome     flightOutcome
 	status      int         // of the response served (the stored one after a 304)
 	fwdStatus   int         // what the origin answered
-	header      http.Header // client-facing, never modified after headerReady
+	header      http.Header // as fetched, edge-only fields included; never modified after headerReady
 	err         error
 	body        *streamBuf
 	entry       *entry // the stored result, if any; read only after done

@@ -10,6 +10,7 @@ import (
 type entry struct {
 	status int
 	header http.Header // as served, less edge-only and stripped fields
+	edge   http.Header // the edge-only fields (edgeFields), nil without any
 	body   []byte
 
 	requestTime, responseTime time.Time

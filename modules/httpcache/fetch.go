@@ -116,22 +116,28 @@ func (fw *fetchWriter) WriteHeader(code int) {
 	}
 	fw.fl.storable = fw.pol.storable
 	fw.fl.setVariant(fw.header, fw.req)
-	clientHeader := fw.clientHeader()
-	fw.fl.ready(outcome, code, clientHeader, nil)
+	// The flight keeps the edge-only fields: its waiters may come through
+	// a route that forwards them to a lower tier.
+	shared := fw.header.Clone()
+	fw.fl.ready(outcome, code, shared, nil)
 	if fw.client != nil {
-		copyHeader(fw.client.Header(), clientHeader)
+		copyHeader(fw.client.Header(), shared)
+		fw.h.dropEdgeFields(fw.client.Header())
 		fw.status.write(fw.client.Header())
 		fw.client.WriteHeader(code)
 	}
 }
 
-// clientHeader is the origin's header as browsers get it.
-func (fw *fetchWriter) clientHeader() http.Header {
-	out := fw.header.Clone()
-	for _, f := range edgeFields {
-		delete(out, f)
+// dropEdgeFields removes the fields meant for the edge alone from a
+// response header, unless this route answers a lower tier of lastmile
+// caches, which obey them too.
+func (h *Handler) dropEdgeFields(hdr http.Header) {
+	if h.ForwardEdgeFields {
+		return
 	}
-	return out
+	for _, f := range edgeFields {
+		delete(hdr, f)
+	}
 }
 
 func (fw *fetchWriter) Write(p []byte) (int, error) {
@@ -260,7 +266,7 @@ func (h *Handler) backgroundFetch(r *http.Request, fl *flight, stale *entry, tar
 	}
 	fw := &fetchWriter{
 		h: h, fl: fl, cfg: h.policyConfig(req), stale: stale,
-		status: &cacheStatus{start: time.Now()}, header: make(http.Header), started: h.now(),
+		status: &cacheStatus{start: time.Now(), name: h.statusItem}, header: make(http.Header), started: h.now(),
 	}
 	if srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server); ok {
 		req = caddyhttp.PrepareRequest(req, caddy.NewReplacer(), fw, srv)

@@ -78,14 +78,30 @@ type Handler struct {
 	// headers of stored responses.
 	Prefetch *Prefetch `json:"prefetch,omitempty"`
 
+	// StatusName identifies this cache in Cache-Status lists (RFC 9211
+	// section 2). Default "lastmile"; in a fleet each tier names itself
+	// (edge-fra-1, shield-ams-1), so a response's list says which cache
+	// did what, origin side first.
+	StatusName string `json:"status_name,omitempty"`
+
+	// ForwardEdgeFields keeps the edge-only response fields
+	// (CDN-Cache-Control, Surrogate-Control, Surrogate-Key, Cache-Tag) on
+	// the responses this route sends. Set it on a shield's route that
+	// answers lower-tier lastmile caches, never browsers: the lower tier
+	// then obeys the origin's CDN directives as this cache does (a
+	// CDN-Cache-Control: no-store stays out of every tier, not only this
+	// one) and keeps the tags that purges name.
+	ForwardEdgeFields bool `json:"forward_edge_fields,omitempty"`
+
 	// PurgeToken is the bearer token the purge API demands for this
 	// cache's store. Without one the store cannot be purged remotely.
 	PurgeToken string `json:"purge_token,omitempty"`
 
-	store   *namedStore
-	flights *flights
-	logger  *zap.Logger
-	ctx     caddy.Context
+	statusItem string // StatusName as written in Cache-Status
+	store      *namedStore
+	flights    *flights
+	logger     *zap.Logger
+	ctx        caddy.Context
 }
 
 // CaddyModule returns the Caddy module information.
@@ -111,6 +127,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		// video and downloads stream through.
 		h.MaxObjectBytes = 16 << 20
 	}
+	if h.StatusName == "" {
+		h.StatusName = defaultStatusName
+	}
+	h.statusItem = statusItem(h.StatusName)
 	if h.HeuristicMax == 0 {
 		h.HeuristicMax = caddy.Duration(time.Hour)
 	}
@@ -166,6 +186,9 @@ func (h *Handler) Validate() error {
 		if d.d < 0 {
 			return fmt.Errorf("edge_cache: %s %s: must not be negative", d.name, time.Duration(d.d))
 		}
+	}
+	if h.StatusName != "" && !validStatusName(h.StatusName) {
+		return fmt.Errorf("edge_cache: status_name %q: want 1 to 64 printable ASCII characters", h.StatusName)
 	}
 	if h.RefreshAhead != nil {
 		if err := h.RefreshAhead.validate(); err != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	cs := &cacheStatus{start: time.Now()}
+	cs := &cacheStatus{start: time.Now(), name: h.statusItem}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	default:
@@ -176,14 +176,16 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 	}
 	cs.fwd, cs.detail, cs.collapsed = "miss", "", true
 	cs.stored = fl.storable
-	fl.serve(w, r, cs)
+	h.serveFlight(w, r, fl, cs)
 	return nil
 }
 
-// serve streams the flight's shared response to a client other than the
-// one that led it.
-func (fl *flight) serve(w http.ResponseWriter, r *http.Request, cs *cacheStatus) {
+// serveFlight streams a flight's shared response to a client other than
+// the one that led it. The flight may have been led through another route
+// on the same store, so this handler decides about the edge-only fields.
+func (h *Handler) serveFlight(w http.ResponseWriter, r *http.Request, fl *flight, cs *cacheStatus) {
 	copyHeader(w.Header(), fl.header)
+	h.dropEdgeFields(w.Header())
 	cs.write(w.Header())
 	w.WriteHeader(fl.status)
 	if r.Method != http.MethodHead {
@@ -246,7 +248,7 @@ func (h *Handler) revalidate(w http.ResponseWriter, r *http.Request, next caddyh
 		cs.detail = "released"
 		return h.pass(w, r, next, cs, "")
 	}
-	fl.serve(w, r, cs)
+	h.serveFlight(w, r, fl, cs)
 	return nil
 }
 
@@ -301,6 +303,9 @@ func (h *Handler) onlyIfCachedMiss(w http.ResponseWriter, cs *cacheStatus) error
 func (h *Handler) serveEntry(w http.ResponseWriter, r *http.Request, e *entry, cs *cacheStatus, now time.Time) {
 	hdr := w.Header()
 	copyHeader(hdr, e.header)
+	if h.ForwardEdgeFields {
+		copyHeader(hdr, e.edge)
+	}
 	for _, f := range e.policy.stripFields {
 		hdr.Del(f)
 	}
@@ -369,18 +374,27 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 	now := h.now()
 	stored := header.Clone()
 	tags := parseTags(header.Values("Surrogate-Key"), header.Values("Cache-Tag"))
+	// The edge-only fields are kept apart: served only by a route that
+	// forwards them to a lower tier, and kept through a 304's refresh.
+	var edge http.Header
 	for _, f := range edgeFields {
-		delete(stored, f)
+		if v, ok := stored[f]; ok {
+			if edge == nil {
+				edge = make(http.Header, 1)
+			}
+			edge[f] = v
+			delete(stored, f)
+		}
 	}
 	varyNames, _ := parseVary(header)
 	e := &entry{
-		status: status, header: stored, body: body,
+		status: status, header: stored, edge: edge, body: body,
 		requestTime: requestTime, responseTime: now, date: responseDate(header, now), ageValue: ageHeader(header),
 		policy: pol, varyNames: varyNames, tags: tags, url: requestURL(r),
 	}
 	// cap, not len: a body buffered without Content-Length grew by
 	// appends, and its spare capacity is held as long as the entry.
-	e.size = cap(body) + headerSize(stored) + entryOverhead
+	e.size = cap(body) + headerSize(stored) + headerSize(edge) + entryOverhead
 	return e
 }
 
@@ -395,6 +409,9 @@ var bodyFields = map[string]bool{
 // ones, except those of the body, which stays (RFC 9111 section 4.3.4).
 func (h *Handler) refreshed(e *entry, header http.Header, r *http.Request, requestTime time.Time) *entry {
 	merged := e.header.Clone()
+	// The stored edge-only fields stand unless the 304 replaces them:
+	// CDN-Cache-Control a 304 does not repeat still governs the edge.
+	copyHeader(merged, e.edge)
 	// The refreshed response is as old as the 304 says, not as the stored
 	// one was when it arrived.
 	delete(merged, "Age")
@@ -404,23 +421,10 @@ func (h *Handler) refreshed(e *entry, header http.Header, r *http.Request, reque
 		}
 		merged[k] = v
 	}
-	for _, f := range edgeFields {
-		delete(merged, f)
-	}
 	// A 304 can make the response unshareable (Set-Cookie, private): the
 	// caller then neither stores nor shares it.
-	pol := computePolicy(e.status, mergeEdgeFields(merged, header), h.policyConfig(r))
-	return h.newEntry(e.status, mergeEdgeFields(merged, header), e.body, pol, r, requestTime)
-}
-
-// mergeEdgeFields puts the 304's edge-only fields back for policy and tags.
-func mergeEdgeFields(dst, src http.Header) http.Header {
-	for _, f := range edgeFields {
-		if v, ok := src[f]; ok {
-			dst[f] = v
-		}
-	}
-	return dst
+	pol := computePolicy(e.status, merged, h.policyConfig(r))
+	return h.newEntry(e.status, merged, e.body, pol, r, requestTime)
 }
 
 // storeEntry stores e under the key its Vary calls for.

@@ -10,6 +10,7 @@ import (
 // Cache-Status (RFC 9211) and Server-Timing, so a browser's Resource Timing
 // can be joined with the edge's view.
 type cacheStatus struct {
+	name      string    // this cache's identifier, serialized (Handler.statusItem)
 	start     time.Time // real time, not the store's clock: Server-Timing measures latency
 	hit       bool
 	ttl       time.Duration
@@ -21,14 +22,19 @@ type cacheStatus struct {
 	originDur time.Duration
 }
 
-// cacheName identifies this cache in Cache-Status lists.
-const cacheName = "lastmile"
+// defaultStatusName identifies this cache in Cache-Status lists unless
+// status_name says otherwise.
+const defaultStatusName = "lastmile"
 
+// write appends this cache's member to Cache-Status, after those of the
+// caches nearer the origin that the response already carries: RFC 9211
+// section 2 lists the cache closest to the origin first, the one closest
+// to the user last.
 func (cs *cacheStatus) write(h http.Header) {
 	// Both fields are built in one stack buffer and set by their canonical
 	// keys: this runs on every hit.
 	var buf [192]byte
-	b := append(buf[:0], cacheName...)
+	b := append(buf[:0], cs.name...)
 	if cs.hit {
 		b = append(b, "; hit; ttl="...)
 		b = strconv.AppendInt(b, int64(cs.ttl/time.Second), 10)
@@ -78,4 +84,49 @@ func (cs *cacheStatus) write(h http.Header) {
 // appendMs appends d in milliseconds with one decimal.
 func appendMs(b []byte, d time.Duration) []byte {
 	return strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', 1, 64)
+}
+
+// statusItem serializes a cache identifier for Cache-Status: a token as it
+// is, anything else as a quoted string (RFC 9211 section 2, RFC 8941
+// sections 3.3.3 and 3.3.4).
+func statusItem(name string) string {
+	if sfToken(name) {
+		return name
+	}
+	b := []byte{'"'}
+	for i := 0; i < len(name); i++ {
+		if name[i] == '"' || name[i] == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, name[i])
+	}
+	return string(append(b, '"'))
+}
+
+// sfToken reports whether s is a structured-field token: a letter or "*",
+// then tchars, ":" or "/".
+func sfToken(s string) bool {
+	if s == "" || !(s[0] == '*' || (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z')) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] != ':' && s[i] != '/' && !validToken(s[i:i+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// validStatusName reports whether name can be written as a structured-field
+// string: printable ASCII only, never empty.
+func validStatusName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] < 0x20 || name[i] > 0x7e {
+			return false
+		}
+	}
+	return true
 }

@@ -46,3 +46,16 @@ func TestStatusesStored(t *testing.T) {
 		}
 	}
 }
+
+// A cache identifier is written as a token when it is one, else as a
+// structured-field string (RFC 9211 section 2).
+func TestStatusItem(t *testing.T) {
+	for name, want := range map[string]string{
+		"lastmile": "lastmile", "edge-fra-1": "edge-fra-1", "cdn.example.net:443": "cdn.example.net:443",
+		"1edge": `"1edge"`, "edge 1": `"edge 1"`, `a"b\c`: `"a\"b\\c"`,
+	} {
+		if got := statusItem(name); got != want {
+			t.Errorf("statusItem(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
