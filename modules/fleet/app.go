@@ -216,11 +216,11 @@ func (a *App) Start() error {
 	a.done = new(sync.WaitGroup)
 	reconnected := make(chan struct{}, 1)
 	opts = append(opts,
-		nats.ConnectHandler(func(*nats.Conn) { metrics.connected.Set(1); signal(reconnected) }),
+		nats.ConnectHandler(func(*nats.Conn) { metrics.connected.Set(1); notify(reconnected) }),
 		nats.ReconnectHandler(func(*nats.Conn) {
 			metrics.connected.Set(1)
 			a.logger.Info("reconnected to NATS")
-			signal(reconnected)
+			notify(reconnected)
 		}),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			metrics.connected.Set(0)
@@ -260,7 +260,7 @@ func (a *App) Stop() error {
 	return nil
 }
 
-func signal(c chan struct{}) {
+func notify(c chan struct{}) {
 	select {
 	case c <- struct{}{}:
 	default:
