@@ -69,13 +69,13 @@ const host = "cdn.test"
 // natsServer is an embedded NATS server that a test can stop and restart
 // on the same port and store.
 type natsServer struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	port int
 	srv  *server.Server
 }
 
-func startNATS(t *testing.T) *natsServer {
+func startNATS(t testing.TB) *natsServer {
 	port, _ := strconv.Atoi(testcaddy.FreePort(t))
 	n := &natsServer{t: t, dir: t.TempDir(), port: port}
 	n.start()
@@ -107,7 +107,7 @@ type origin struct {
 	version atomic.Int64
 }
 
-func startOrigin(t *testing.T) *origin {
+func startOrigin(t testing.TB) *origin {
 	o := &origin{}
 	o.version.Store(1)
 	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,7 +122,7 @@ func startOrigin(t *testing.T) *origin {
 
 // node is one edge process of the fleet.
 type node struct {
-	t         *testing.T
+	t         testing.TB
 	name      string
 	dir       string
 	admin     string
@@ -133,7 +133,7 @@ type node struct {
 
 // startNode runs an edge named name that reaches NATS at natsURL.
 // extra goes into its fleet block.
-func startNode(t *testing.T, name, natsURL string, o *origin, extra string) *node {
+func startNode(t testing.TB, name, natsURL string, o *origin, extra string) *node {
 	n := &node{t: t, name: name, dir: t.TempDir(),
 		admin: "127.0.0.1:" + testcaddy.FreePort(t), port: testcaddy.FreePort(t)}
 	n.caddyfile = fmt.Sprintf(`{
@@ -261,7 +261,7 @@ func (n *node) waitConnected() {
 const objURL = "http://" + host + "/obj"
 
 // waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for !cond() {
@@ -281,7 +281,7 @@ type proxy struct {
 	conns []net.Conn
 }
 
-func startProxy(t *testing.T, to string) *proxy {
+func startProxy(t testing.TB, to string) *proxy {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
