@@ -26,6 +26,11 @@ type applier struct {
 
 	mu   sync.Mutex
 	last checkpoint // applied up to last.Seq
+	// since is when this node joined the fleet without a checkpoint: it
+	// applies purges stored from then on (less a minute of clock skew;
+	// applying a few older ones again is harmless).
+	since time.Time
+	fresh bool // no purge applied yet: sequences before the first are not a gap
 	// dirty wakes the writer that saves last (saving each purge
 	// synchronously would put a storage write on the purge path; a crash
 	// before the save re-applies purges, which is harmless).
@@ -33,7 +38,7 @@ type applier struct {
 }
 
 func newApplier(a *App, s certmagic.Storage) *applier {
-	return &applier{app: a, storage: s, key: checkpointKey(a.Stream, a.Node), dirty: make(chan struct{}, 1)}
+	return &applier{app: a, storage: s, key: checkpointKey(a.Stream, a.Node), dirty: make(chan struct{}, 1), since: time.Now().Add(-time.Minute)}
 }
 
 // run consumes the stream until stop closes; after each reconnect it
@@ -117,15 +122,22 @@ func (p *applier) subscribe(ctx context.Context, reason string) (jetstream.Consu
 	if err != nil {
 		return nil, err
 	}
+	cfgc := jetstream.OrderedConsumerConfig{FilterSubjects: []string{a.Subject}}
 	p.mu.Lock()
-	p.catchUp(info, reason)
-	start := p.last.Seq + 1
+	if p.last.StreamCreated.IsZero() {
+		// A node new to the fleet: purges from before it started are
+		// about content its cache never held.
+		p.last = checkpoint{StreamCreated: info.Created}
+		p.fresh = true
+		cfgc.DeliverPolicy = jetstream.DeliverByStartTimePolicy
+		cfgc.OptStartTime = &p.since
+	} else {
+		p.catchUp(info, reason)
+		cfgc.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
+		cfgc.OptStartSeq = p.last.Seq + 1
+	}
 	p.mu.Unlock()
-	cons, err := stream.OrderedConsumer(reqCtx, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{a.Subject},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:    start,
-	})
+	cons, err := stream.OrderedConsumer(reqCtx, cfgc)
 	if err != nil {
 		return nil, err
 	}
@@ -136,10 +148,6 @@ func (p *applier) subscribe(ctx context.Context, reason string) (jetstream.Consu
 func (p *applier) catchUp(info *jetstream.StreamInfo, reason string) {
 	st := info.State
 	switch {
-	case p.last.StreamCreated.IsZero():
-		// A node new to the fleet: its cache holds nothing older purges
-		// are about; it starts with the next purge.
-		p.last = checkpoint{Seq: st.LastSeq, StreamCreated: info.Created}
 	case !p.last.StreamCreated.Equal(info.Created):
 		p.softPurgeEverything("stream_reset", "the purge stream was recreated; which purges this node missed is unknown")
 		p.last = checkpoint{Seq: st.LastSeq, StreamCreated: info.Created}
@@ -171,7 +179,7 @@ func (p *applier) apply(stream jetstream.Stream, m jetstream.Msg) {
 	if seq <= p.last.Seq {
 		return // delivered again after a consumer reset
 	}
-	if seq > p.last.Seq+1 {
+	if seq > p.last.Seq+1 && !p.fresh {
 		// Sequences skip when the stream dropped messages this node had
 		// not applied (or holds other subjects): ask which.
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(p.app.Timeout))
@@ -193,6 +201,7 @@ func (p *applier) apply(stream jetstream.Stream, m jetstream.Msg) {
 		ack.Purged = n
 	}
 	p.last.Seq = seq
+	p.fresh = false
 	p.markDirty()
 	metrics.applied.Inc()
 	if ns, err := strconv.ParseInt(m.Headers().Get(headerPublished), 10, 64); err == nil {
