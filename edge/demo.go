@@ -23,17 +23,22 @@ import (
 func init() {
 	caddycmd.RegisterCommand(caddycmd.Command{
 		Name:  "demo",
-		Usage: "[--origin <addr>]",
+		Usage: "[--origin <addr>] [--fleet <n>]",
 		Short: "Runs the demo origin and the edge in front of it",
 		Long: `
 Starts the built-in demo origin (dynamic HTML pages with subresources, a JSON
 API, a request header echo, sized downloads) and the lastmile edge in front
 of it with the default Caddyfile embedded in the binary: HTTP/1.1 and HTTP/2
 on TCP, HTTP/3 and WebTransport on the same UDP port. The Caddyfile's
-{$LASTMILE_*} variables change ports, site name and certificate.`,
+{$LASTMILE_*} variables change ports, site name and certificate.
+
+With --fleet N it starts instead an embedded NATS server (JetStream), the
+demo origin and N edges on spare loopback ports, joined by the fleet app,
+and prints how to purge on one edge and see every edge apply it.`,
 		Flags: func() *flag.FlagSet {
 			fs := flag.NewFlagSet("demo", flag.ExitOnError)
 			fs.String("origin", "127.0.0.1:8081", "Address for the demo origin")
+			fs.Int("fleet", 0, "Run this many edges sharing purges over an embedded NATS server")
 			return fs
 		}(),
 		Func: cmdDemo,
@@ -41,6 +46,14 @@ on TCP, HTTP/3 and WebTransport on the same UDP port. The Caddyfile's
 }
 
 func cmdDemo(fl caddycmd.Flags) (int, error) {
+	if n := fl.Int("fleet"); n > 0 {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if err := fleetDemo(ctx, n, os.Stdout); err != nil {
+			return caddy.ExitCodeFailedStartup, err
+		}
+		return caddy.ExitCodeSuccess, nil
+	}
 	originAddr := fl.String("origin")
 	origin, err := startOrigin(originAddr)
 	if err != nil {

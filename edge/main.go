@@ -12,6 +12,7 @@ import (
 
 	_ "github.com/lastmile-edge/lastmile/modules/cdnloop"
 	_ "github.com/lastmile-edge/lastmile/modules/clienttcp"
+	_ "github.com/lastmile-edge/lastmile/modules/fleet"
 	_ "github.com/lastmile-edge/lastmile/modules/httpcache"
 	_ "github.com/lastmile-edge/lastmile/modules/originlink"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"

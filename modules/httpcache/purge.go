@@ -44,6 +44,14 @@ type PurgeRequest struct {
 	Tags     []string `json:"tags,omitempty"`
 	All      bool     `json:"all,omitempty"`
 	Soft     bool     `json:"soft,omitempty"`
+
+	// With a fleet app (fanout.go): ID names the purge in the fleet's log,
+	// so a retried request is applied once (default: a random id);
+	// WaitFor is how many nodes must acknowledge before the answer, within
+	// Timeout (default the fleet's).
+	ID      string         `json:"id,omitempty"`
+	WaitFor int            `json:"wait_for,omitempty"`
+	Timeout caddy.Duration `json:"timeout,omitempty"`
 }
 
 // PurgeResult says how many entries were purged.
@@ -77,9 +85,33 @@ func servePurge(w http.ResponseWriter, r *http.Request) error {
 	if !req.All && len(req.URLs)+len(req.Prefixes)+len(req.Tags) == 0 {
 		return caddy.APIError{HTTPStatus: http.StatusBadRequest, Err: fmt.Errorf("nothing to purge: give urls, prefixes, tags or all")}
 	}
+	if err := checkFleetFields(req); err != nil {
+		return caddy.APIError{HTTPStatus: http.StatusBadRequest, Err: err}
+	}
+	if f := currentFanout(); f != nil {
+		return publishPurge(w, r, f, req)
+	}
+	if req.ID != "" || req.WaitFor != 0 || req.Timeout != 0 {
+		return caddy.APIError{HTTPStatus: http.StatusBadRequest, Err: fmt.Errorf("id, wait_for and timeout need the fleet app, which is not configured")}
+	}
 	n := purge(store, req)
 	w.Header().Set("Content-Type", "application/json")
 	return json.NewEncoder(w).Encode(PurgeResult{Purged: n})
+}
+
+// publishPurge hands the purge to the fleet; the answer is 200 once it is
+// durable (and acknowledged by WaitFor nodes), 504 if fewer acknowledged
+// in time.
+func publishPurge(w http.ResponseWriter, r *http.Request, f PurgeFanout, req PurgeRequest) error {
+	res, err := f.Publish(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if !res.Complete {
+		w.WriteHeader(http.StatusGatewayTimeout)
+	}
+	return json.NewEncoder(w).Encode(res)
 }
 
 // authorize demands the store's purge token; a store without one cannot be
