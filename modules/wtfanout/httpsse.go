@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
@@ -61,7 +62,7 @@ func (f *Fanout) ServeRequest(w http.ResponseWriter, r *http.Request) error {
 	if err := d.rc.Flush(); err != nil {
 		return nil
 	}
-	sub.deliver(r.Context(), d, "sse")
+	sub.deliver(r.Context(), d, "sse", false)
 	return nil
 }
 
@@ -77,6 +78,10 @@ func (d *sseDeliverer) write(b []byte) error {
 	}
 	return d.rc.Flush()
 }
+
+// interrupt cuts a write to a client that does not read: the response
+// ends, and EventSource reconnects with Last-Event-ID.
+func (d *sseDeliverer) interrupt() { _ = d.rc.SetWriteDeadline(time.Now()) }
 
 func (d *sseDeliverer) event(e *event) (string, error) { return "sse", d.write(e.sse) }
 
