@@ -3,6 +3,7 @@ package wtfanout
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
+	"github.com/quic-go/quic-go"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
@@ -177,7 +179,27 @@ type fanClient struct {
 
 func dialFanout(t testing.TB, ctx context.Context, site *testcaddy.Site) *fanClient {
 	t.Helper()
-	_, s, err := site.DialWebTransport(t, ctx, "/live", nil)
+	return dialFanoutWindow(t, ctx, site, 0)
+}
+
+// dialFanoutWindow dials with stream receive windows of window bytes (0:
+// quic-go's defaults, which grow to 6 MiB), so a client that does not read
+// stops the edge's writes soon.
+func dialFanoutWindow(t testing.TB, ctx context.Context, site *testcaddy.Site, window uint64) *fanClient {
+	t.Helper()
+	qconf := &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true}
+	if window > 0 {
+		qconf.InitialStreamReceiveWindow, qconf.MaxStreamReceiveWindow = window, window
+	}
+	d := &webtransport.Transport{
+		TLSClientConfig: site.TLSConfig(),
+		QUICConfig:      qconf,
+		DialAddr: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			return quic.DialAddrEarly(ctx, site.Addr(), tlsCfg, cfg)
+		},
+	}
+	t.Cleanup(func() { d.Close() })
+	_, s, err := d.Dial(ctx, site.URL("/live"), nil)
 	if err != nil {
 		t.Fatalf("dialing the fan-out path: %v", err)
 	}

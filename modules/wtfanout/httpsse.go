@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
@@ -58,10 +60,11 @@ func (f *Fanout) ServeRequest(w http.ResponseWriter, r *http.Request) error {
 	hdr.Set("X-Accel-Buffering", "no") // tell a buffering proxy in front not to
 	w.WriteHeader(http.StatusOK)
 	d := &sseDeliverer{w: w, rc: http.NewResponseController(w)}
+	defer d.finish()
 	if err := d.rc.Flush(); err != nil {
 		return nil
 	}
-	sub.deliver(r.Context(), d, "sse")
+	sub.deliver(r.Context(), d, "sse", false)
 	return nil
 }
 
@@ -69,6 +72,16 @@ func (f *Fanout) ServeRequest(w http.ResponseWriter, r *http.Request) error {
 type sseDeliverer struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
+
+	mu       sync.Mutex
+	finished bool // the handler returned: the writer is no longer ours
+}
+
+// finish runs as the handler returns.
+func (d *sseDeliverer) finish() {
+	d.mu.Lock()
+	d.finished = true
+	d.mu.Unlock()
 }
 
 func (d *sseDeliverer) write(b []byte) error {
@@ -76,6 +89,16 @@ func (d *sseDeliverer) write(b []byte) error {
 		return err
 	}
 	return d.rc.Flush()
+}
+
+// interrupt cuts a write to a client that does not read: the response
+// ends, and EventSource reconnects with Last-Event-ID.
+func (d *sseDeliverer) interrupt() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.finished {
+		_ = d.rc.SetWriteDeadline(time.Now())
+	}
 }
 
 func (d *sseDeliverer) event(e *event) (string, error) { return "sse", d.write(e.sse) }

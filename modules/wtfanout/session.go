@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/quic-go/webtransport-go"
@@ -245,7 +246,7 @@ func (fs *fanSession) subscribe(ctx context.Context, fr controlFrame) {
 		if d.open() != nil {
 			return
 		}
-		sub.deliver(subCtx, d, "webtransport")
+		sub.deliver(subCtx, d, "webtransport", true)
 	})
 }
 
@@ -291,6 +292,15 @@ type streamDeliverer struct {
 	channel   string
 	datagrams bool
 	str       *webtransport.SendStream
+
+	interrupted atomic.Bool
+}
+
+func (d *streamDeliverer) interrupt() {
+	d.interrupted.Store(true)
+	if d.str != nil {
+		d.str.SetWriteDeadline(time.Now())
+	}
 }
 
 // open opens the subscription's stream and names its channel.
@@ -336,13 +346,13 @@ func (d *streamDeliverer) end(code string) {
 	}
 }
 
-// close ends the stream: gracefully if the subscription ended, reset if
-// the session or subscription was torn down mid-write.
+// close ends the stream: reset when the subscription was torn down or
+// ended while a write may have been cut, else with FIN.
 func (d *streamDeliverer) close() {
 	if d.str == nil {
 		return
 	}
-	if d.ctx.Err() != nil {
+	if d.ctx.Err() != nil || d.interrupted.Load() {
 		d.str.CancelWrite(resetSubscription)
 		return
 	}

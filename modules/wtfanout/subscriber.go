@@ -77,20 +77,60 @@ type deliverer interface {
 	missed(n int64) error
 	// end tells the client the channel ended the subscription.
 	end(code string)
+	// interrupt makes a write that waits for the client fail now; it
+	// runs concurrently with the other methods.
+	interrupt()
 }
 
 // deliver writes the queue to d until ctx ends, the channel ends the
-// subscription, or the client cannot be written to.
-func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel string) {
+// subscription, or the client cannot be written to. With separateNotices
+// (WebTransport: notices go on the control stream) status and missed
+// notices are told at once even while an event write waits for the
+// client; otherwise (SSE: one stream) they go between events.
+func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel string, separateNotices bool) {
+	// A write blocked by the client's flow control must not outlive the
+	// subscription.
+	defer context.AfterFunc(ctx, d.interrupt)()
+	stopOnEnd := make(chan struct{})
+	defer close(stopOnEnd)
+	go func() {
+		select {
+		case <-s.ended:
+			d.interrupt()
+		case <-stopOnEnd:
+		}
+	}()
+	wake := s.wake
+	if separateNotices {
+		go func() {
+			for {
+				select {
+				case <-s.wake:
+					if s.notify(d, missedLabel) != nil {
+						return
+					}
+				case <-stopOnEnd:
+					return
+				}
+			}
+		}()
+		wake = nil
+	}
+	defer func() {
+		select {
+		case <-s.ended:
+			d.end(s.endCode)
+		default:
+		}
+	}()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.ended:
-			d.end(s.endCode)
 			return
 		case e := <-s.queue:
-			if s.notify(d, missedLabel) != nil {
+			if !separateNotices && s.notify(d, missedLabel) != nil {
 				return
 			}
 			transport, err := d.event(e)
@@ -99,7 +139,7 @@ func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel strin
 			}
 			metrics.delivered.WithLabelValues(transport).Inc()
 			metrics.delay.WithLabelValues(transport).Observe(time.Since(e.received).Seconds())
-		case <-s.wake:
+		case <-wake:
 			if s.notify(d, missedLabel) != nil {
 				return
 			}
