@@ -86,6 +86,7 @@ type Handler struct {
 	flights *flights
 	logger  *zap.Logger
 	ctx     caddy.Context
+	app     *caddyhttp.App // whose servers get the fast hit path
 }
 
 // CaddyModule returns the Caddy module information.
@@ -137,7 +138,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.store = store
 	h.flights = store.flights
-	return nil
+	return h.installFastPath(ctx)
 }
 
 // maxStoreBytes bounds max_bytes: 1 TiB, far above any memory, so a typo
@@ -182,6 +183,7 @@ func (h *Handler) Validate() error {
 
 // Cleanup releases the store.
 func (h *Handler) Cleanup() error {
+	h.forgetFastPath()
 	if h.store != nil {
 		return closeStore(h.Name)
 	}
