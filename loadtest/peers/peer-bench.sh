@@ -90,6 +90,11 @@ error_log $tmp/nginx-error.log;
 events { worker_connections 4096; }
 http {
 	access_log off;
+	client_body_temp_path $tmp/nginx-body;
+	proxy_temp_path $tmp/nginx-proxy;
+	fastcgi_temp_path $tmp/nginx-fastcgi;
+	uwsgi_temp_path $tmp/nginx-uwsgi;
+	scgi_temp_path $tmp/nginx-scgi;
 	# QUIC and HTTP/2 connections otherwise close after 1,000 requests.
 	keepalive_requests 100000000;
 	proxy_cache_path $tmp/nginx-cache keys_zone=edge:10m max_size=256m;
