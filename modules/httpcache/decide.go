@@ -58,14 +58,7 @@ func (h *Handler) decide(r *http.Request) decision {
 	}
 	d.e, d.key = h.lookup(d.primary, r)
 	if d.e == nil {
-		switch {
-		case reqCC.onlyIfCached:
-			d.verdict = verdictOnlyIfCached
-		case ranged:
-			d.verdict = verdictRange
-		default:
-			d.verdict = verdictMiss
-		}
+		d.verdict = needsOrigin(reqCC, ranged, verdictMiss)
 		return d
 	}
 	d.now = h.now()
@@ -85,15 +78,20 @@ func (h *Handler) decide(r *http.Request) decision {
 			return d
 		}
 	}
+	d.verdict = needsOrigin(reqCC, ranged, verdictRevalidate)
+	return d
+}
+
+// needsOrigin is the verdict for a request the store cannot answer alone:
+// only-if-cached refuses, a range passes through, else fetch.
+func needsOrigin(reqCC directives, ranged bool, fetch verdict) verdict {
 	switch {
 	case reqCC.onlyIfCached:
-		d.verdict = verdictOnlyIfCached
+		return verdictOnlyIfCached
 	case ranged:
-		d.verdict = verdictRange
-	default:
-		d.verdict = verdictRevalidate
+		return verdictRange
 	}
-	return d
+	return fetch
 }
 
 // serveFresh answers a fresh hit.

@@ -14,11 +14,21 @@ import (
 func TestFastPathAllocatesLessThanTheRoute(t *testing.T) {
 	h, req, origin := benchCache(t, "allocs-fast")
 	w := &discardWriter{h: make(http.Header, 16)}
-	route := testing.AllocsPerRun(200, func() {
+	// AllocsPerRun counts the whole process's allocations: the least of
+	// a few runs leaves out other goroutines' (a previous test's edge
+	// shutting down).
+	least := func(f func()) float64 {
+		n := testing.AllocsPerRun(200, f)
+		for range 4 {
+			n = min(n, testing.AllocsPerRun(200, f))
+		}
+		return n
+	}
+	route := least(func() {
 		clear(w.h)
 		_ = h.ServeHTTP(w, req, origin)
 	})
-	fast := testing.AllocsPerRun(200, func() {
+	fast := least(func() {
 		clear(w.h)
 		h.serveFast(w, req, 0)
 	})
