@@ -1,58 +1,88 @@
 #!/usr/bin/env bash
-# The same origin and the same cacheable 2 KB response served from cache by
-# lastmile, nginx proxy_cache, Varnish and Caddy with cache-handler, over
-# HTTP/1.1 on loopback (Varnish has no TLS): each warmed, then measured in
-# alternation, the server on core 0 and the load generator on core 1.
-# Prints a markdown table (requests/s, p99, errors, origin requests during
-# the measured runs, ratios to nginx) and writes it, with the date, the
-# command and the servers' versions, into docs/BENCHMARKS.md between the
-# peer-bench markers (WRITE=0: print only). Needs root (apt-get install of
-# nginx and varnish).
-#   loadtest/peers/peer-bench.sh      DUR=5s ROUNDS=1 for a quick run
+# Cache hits of one cacheable 2 KB response from lastmile, nginx 1.26
+# proxy_cache, Varnish and Caddy's own `respond`, the server on core 0 and a
+# C load generator on core 1: wrk for HTTP/1.1 (plain, loopback), h2load
+# for HTTP/2 (TLS, one connection, 32 streams), loadtest/cmd/httpload (a
+# quic-go client) for HTTP/3 (32 streams on one connection). Each server is
+# warmed, then measured in alternation, ROUNDS times. BASE=<commit> adds
+# lastmile built at that commit ("lastmile-base") to the same run, for a
+# before/after ratio. Prints a markdown table (req/s, p99 where the client
+# reports it, peak RSS, ratios to nginx) and, with WRITE=1, writes it into
+# docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
+# wrk, h2load (nghttp2-client) and varnish with apt, and nginx 1.26 from
+# Debian trixie (built with http_v3) unpacked under loadtest/bin, with an
+# apt configuration of its own, leaving the system's sources alone.
+#   DUR=5s ROUNDS=1 BASE=1a1ebe8 loadtest/peers/peer-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-1}
-bin=loadtest/bin
+DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-}
+bin=$PWD/loadtest/bin
 mkdir -p "$bin"
-for pkg in nginx varnish; do
-	command -v "${pkg/varnish/varnishd}" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx varnish >/dev/null; break; }
-done
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+command -v h2load >/dev/null || need+=(nghttp2-client)
+command -v varnishd >/dev/null || need+=(varnish)
+if [ ${#need[@]} -gt 0 ]; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+nginx=$bin/nginx-1.26/usr/sbin/nginx
+if [ ! -x "$nginx" ]; then
+	apt=$bin/apt-trixie
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+	echo "deb http://deb.debian.org/debian trixie main" >"$apt/sources.list"
+	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
+	apt-get "${opts[@]}" update -qq
+	(cd "$apt" && apt-get "${opts[@]}" download nginx 2>/dev/null)
+	dpkg-deb -x "$apt"/nginx_*.deb "$bin/nginx-1.26"
+fi
 go build -o "$bin/lastmile" ./edge
 go build -o "$bin/httpload" ./loadtest/cmd/httpload
 go build -o "$bin/peer-origin" ./loadtest/peers/origin
-(cd loadtest/peers/cachehandler && go build -o ../../bin/caddy-cache-handler .)
 
 tmp=$(mktemp -d)
 pids=()
 stop_all() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap 'stop_all; rm -rf "$tmp"' EXIT INT TERM
 start() { "$@" >>"$tmp/servers.log" 2>&1 & pids+=($!); }
+if [ -n "$BASE" ]; then
+	mkdir "$tmp/base" && git archive "$BASE" | tar -x -C "$tmp/base"
+	(cd "$tmp/base" && go build -o "$bin/lastmile-base" ./edge)
+fi
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \
+	-addext subjectAltName=DNS:localhost -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
 
 start taskset -c 0 "$bin/peer-origin" -addr 127.0.0.1:19080
-
-cat >"$tmp/lastmile.Caddyfile" <<CADDY
+body=$(curl -s --retry 20 --retry-connrefused --retry-delay 0 http://127.0.0.1:19080/item)
+# name h1-port tls-port (h2 over TCP, h3 over UDP on the same number)
+servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "caddy-respond 18105 18205")
+[ -n "$BASE" ] && servers=("lastmile-base 18106 18206" "${servers[@]}")
+edge_config() { # h1-port tls-port handler...
+	cat <<CADDY
 {
 	admin off
 	auto_https off
+	servers {
+		protocols h1 h2
+	}
+	quic
 }
-http://:18101 {
-	edge_cache
-	reverse_proxy 127.0.0.1:19080
+http://localhost:$1 {
+	$3
 }
-CADDY
-cat >"$tmp/cachehandler.Caddyfile" <<CADDY
-{
-	admin off
-	auto_https off
-	cache
-}
-http://:18104 {
-	cache
-	reverse_proxy 127.0.0.1:19080
+https://localhost:$2 {
+	tls $tmp/cert.pem $tmp/key.pem
+	$3
 }
 CADDY
+}
+edge_config 18101 18201 "edge_cache
+	reverse_proxy 127.0.0.1:19080" >"$tmp/lastmile.Caddyfile"
+edge_config 18106 18206 "edge_cache
+	reverse_proxy 127.0.0.1:19080" >"$tmp/lastmile-base.Caddyfile"
+edge_config 18105 18205 "header Content-Type application/json
+	header Cache-Control \"public, max-age=86400\"
+	respond \`$body\`" >"$tmp/caddy-respond.Caddyfile"
 cat >"$tmp/nginx.conf" <<NGINX
-# The cache directory is in this run's private temporary directory.
 user root;
 worker_processes 1;
 pid $tmp/nginx.pid;
@@ -60,10 +90,23 @@ error_log $tmp/nginx-error.log;
 events { worker_connections 4096; }
 http {
 	access_log off;
+	client_body_temp_path $tmp/nginx-body;
+	proxy_temp_path $tmp/nginx-proxy;
+	fastcgi_temp_path $tmp/nginx-fastcgi;
+	uwsgi_temp_path $tmp/nginx-uwsgi;
+	scgi_temp_path $tmp/nginx-scgi;
+	# QUIC and HTTP/2 connections otherwise close after 1,000 requests.
+	keepalive_requests 100000000;
 	proxy_cache_path $tmp/nginx-cache keys_zone=edge:10m max_size=256m;
 	upstream origin { server 127.0.0.1:19080; keepalive 32; }
 	server {
 		listen 127.0.0.1:18102;
+		listen 127.0.0.1:18202 ssl;
+		listen 127.0.0.1:18202 quic reuseport;
+		http2 on;
+		http3 on;
+		ssl_certificate $tmp/cert.pem;
+		ssl_certificate_key $tmp/key.pem;
 		location / {
 			proxy_pass http://origin;
 			proxy_http_version 1.1;
@@ -75,53 +118,74 @@ http {
 	}
 }
 NGINX
-XDG_DATA_HOME="$tmp" XDG_CONFIG_HOME="$tmp" start taskset -c 0 "$bin/lastmile" run --config "$tmp/lastmile.Caddyfile"
-XDG_DATA_HOME="$tmp" XDG_CONFIG_HOME="$tmp" start taskset -c 0 "$bin/caddy-cache-handler" run --config "$tmp/cachehandler.Caddyfile"
-start taskset -c 0 nginx -c "$tmp/nginx.conf" -g 'daemon off;'
+for s in lastmile lastmile-base caddy-respond; do
+	[ "$s" = lastmile-base ] && [ -z "$BASE" ] && continue
+	XDG_DATA_HOME="$tmp/$s" XDG_CONFIG_HOME="$tmp/$s" start taskset -c 0 "$bin/${s/caddy-respond/lastmile}" run --config "$tmp/$s.Caddyfile"
+done
+start taskset -c 0 "$nginx" -c "$tmp/nginx.conf" -p "$tmp" -g 'daemon off;'
 start taskset -c 0 varnishd -F -n "$tmp/varnish" -a 127.0.0.1:18103 -b 127.0.0.1:19080 -s malloc,256m -p thread_pools=1
 
-servers=(lastmile:18101 nginx:18102 varnish:18103 cache-handler:18104)
+pid_of() { # the server process listening on port $1
+	ss -Htlnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | tail -1
+}
 for s in "${servers[@]}"; do
-	for _ in $(seq 100); do curl -sf "http://127.0.0.1:${s#*:}/item" -o /dev/null && break; sleep 0.1; done
-	curl -sf "http://127.0.0.1:${s#*:}/item" -o /dev/null || { echo "${s%%:*} did not start:" >&2; cat "$tmp"/servers.log "$tmp"/nginx-error.log >&2 2>/dev/null; exit 1; }
+	read -r name p1 p2 <<<"$s"
+	for _ in $(seq 100); do curl -sf "http://localhost:$p1/item" -o /dev/null && break; sleep 0.1; done
+	curl -sf "http://localhost:$p1/item" -o /dev/null || { echo "$name did not start:" >&2; cat "$tmp"/servers.log "$tmp"/nginx-error.log >&2 2>/dev/null; exit 1; }
+	[ "$p2" != - ] && curl -skf "https://localhost:$p2/item" -o /dev/null
 done
 results="$tmp/results.tsv"
 for round in $(seq "$ROUNDS"); do
 	for s in "${servers[@]}"; do
+		read -r name p1 p2 <<<"$s"
 		before=$(curl -s http://127.0.0.1:19080/count)
-		out=$(taskset -c 1 "$bin/httpload" -proto h1 -url "http://127.0.0.1:${s#*:}/item" -d "$DUR" -c "$C")
+		out=$(taskset -c 1 wrk -t1 -c"$C" -d"$DUR" --latency "http://localhost:$p1/item")
+		rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
+		p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) sub(/ms/,"",v); else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}' <<<"$out")
+		echo -e "$name\th1\t$rps\t$p99" >>"$results"
+		[ "$p2" = - ] && continue
+		out=$(taskset -c 1 h2load -c1 -m"$C" -D "${DUR%s}" --warm-up-time=1 "https://localhost:$p2/item" 2>&1)
+		rps=$(sed -n 's/.*finished in .*, \([0-9.]*\) req\/s.*/\1/p' <<<"$out")
+		echo -e "$name\th2\t$rps\t" >>"$results"
+		out=$(taskset -c 1 "$bin/httpload" -proto h3 -url "https://localhost:$p2/item" -d "$DUR" -c "$C")
+		echo -e "$name\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
+		pid=$(pid_of "$p1")
+		echo -e "$name\trss\t$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")\t" >>"$results"
 		after=$(curl -s http://127.0.0.1:19080/count)
-		echo -e "${s%%:*}\t$out\t$((after - before - 0))" >>"$results"
+		echo -e "$name\torigin\t$((after - before))\t" >>"$results"
 	done
 done
-versions="lastmile $(git describe --always --dirty), $(nginx -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler 2>/dev/null || echo '?')"
-command="DUR=$DUR C=$C ROUNDS=$ROUNDS loadtest/peers/peer-bench.sh"
+versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
+command="DUR=$DUR C=$C ROUNDS=$ROUNDS${BASE:+ BASE=$BASE} loadtest/peers/peer-bench.sh"
 python3 - "$results" "$WRITE" "$command" "$versions" <<'PY'
-import datetime, json, re, statistics, sys
+import collections, datetime, re, statistics, sys
 results, write, command, versions = sys.argv[1:5]
-rows = {}
+v = collections.defaultdict(list)
 for line in open(results):
-    name, js, origin = line.rstrip("\n").split("\t")
-    r = json.loads(js)
-    rows.setdefault(name, []).append((r["req_per_sec"], r["p99_ms"], int(origin), r["errors"]))
-base = statistics.mean(x[0] for x in rows["nginx"])
-base_p99 = statistics.mean(x[1] for x in rows["nginx"])
-table = ["| server | req/s | p99 ms | errors | origin requests during the runs | req/s vs nginx | p99 vs nginx |",
-         "|---|---|---|---|---|---|---|"]
-for name in ("lastmile", "nginx", "varnish", "cache-handler"):
-    rps = statistics.mean(x[0] for x in rows[name]); p99 = statistics.mean(x[1] for x in rows[name])
-    org = sum(x[2] for x in rows[name]); errs = sum(x[3] for x in rows[name])
-    table.append(f"| {name} | {rps:,.0f} | {p99:.2f} | {errs} | {org} | {rps/base:.2f} | {p99/base_p99:.2f} |")
+    name, kind, a, b = (line.rstrip("\n").split("\t") + ["", ""])[:4]
+    if a:
+        v[name, kind].append((float(a), float(b) if b else None))
+def mean(name, kind, i=0):
+    xs = [x[i] for x in v.get((name, kind), []) if x[i] is not None]
+    return statistics.mean(xs) if xs else None
+names = [n for n in ("lastmile-base", "lastmile", "nginx", "varnish", "caddy-respond") if (n, "h1") in v]
+table = ["| server | h1 req/s | h1 p99 ms | h2 req/s | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 | origin requests |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+f = lambda x, fmt: "-" if x is None else format(x, fmt)
+r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
+for n in names:
+    h1, h1p, h2, h3, h3p = mean(n, "h1"), mean(n, "h1", 1), mean(n, "h2"), mean(n, "h3"), mean(n, "h3", 1)
+    rss = max((x[0] for x in v.get((n, "rss"), [])), default=None)
+    org = sum(x[0] for x in v.get((n, "origin"), []))
+    table.append(f"| {n} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
+                 f"{r(h1, mean('nginx','h1'))} | {r(h2, mean('nginx','h2'))} | {r(h3, mean('nginx','h3'))} | {r(h3, h2)} | {org:.0f} |")
 print("\n".join(table))
 if write == "1":
-    block = "\n".join([
-        "<!-- peer-bench:begin (written by loadtest/peers/peer-bench.sh) -->",
-        f"Measured {datetime.date.today().isoformat()} with `{command}` ({versions}):",
-        "", *table, "<!-- peer-bench:end -->"])
+    block = "\n".join(["<!-- peer-bench:begin (written by loadtest/peers/peer-bench.sh) -->",
+        f"Measured {datetime.date.today().isoformat()} with `{command}` ({versions}):", "", *table, "<!-- peer-bench:end -->"])
     doc = open("docs/BENCHMARKS.md").read()
     new, n = re.subn(r"<!-- peer-bench:begin.*?<!-- peer-bench:end -->", lambda _: block, doc, flags=re.S)
     if n != 1:
         sys.exit("docs/BENCHMARKS.md has no peer-bench markers")
     open("docs/BENCHMARKS.md", "w").write(new)
-    print("written to docs/BENCHMARKS.md", file=sys.stderr)
 PY

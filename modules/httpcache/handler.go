@@ -102,6 +102,7 @@ type Handler struct {
 	flights    *flights
 	logger     *zap.Logger
 	ctx        caddy.Context
+	app        *caddyhttp.App // whose servers get the fast hit path
 }
 
 // CaddyModule returns the Caddy module information.
@@ -157,7 +158,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.store = store
 	h.flights = store.flights
-	return nil
+	return h.installFastPath(ctx)
 }
 
 // maxStoreBytes bounds max_bytes: 1 TiB, far above any memory, so a typo
@@ -205,6 +206,7 @@ func (h *Handler) Validate() error {
 
 // Cleanup releases the store.
 func (h *Handler) Cleanup() error {
+	h.forgetFastPath()
 	if h.store != nil {
 		return closeStore(h.Name)
 	}

@@ -54,7 +54,7 @@ func (h *Handler) maybeRefreshAhead(e *entry, key string, r *http.Request, next 
 		e.windowHits.Store(0)
 	}
 	hits := e.windowHits.Add(1)
-	if hits < int64(ra.Amount) || ttl > e.policy.lifetime*time.Duration(ra.Percentage)/100 {
+	if hits < int64(ra.Amount) || !h.nearEnd(e, ttl) {
 		return
 	}
 	if !e.refreshing.CompareAndSwap(false, true) {
@@ -62,4 +62,11 @@ func (h *Handler) maybeRefreshAhead(e *entry, key string, r *http.Request, next 
 	}
 	metrics.refreshAheads.Inc()
 	h.revalidateInBackground(e, key, r, next)
+}
+
+// nearEnd reports whether a fresh entry is in the part of its lifetime
+// where a popular one is refreshed ahead.
+func (h *Handler) nearEnd(e *entry, ttl time.Duration) bool {
+	ra := h.RefreshAhead
+	return ra != nil && e.policy.lifetime > 0 && ttl <= e.policy.lifetime*time.Duration(ra.Percentage)/100
 }

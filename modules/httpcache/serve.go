@@ -21,64 +21,34 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		}
 		return h.pass(w, r, next, cs, "method")
 	}
-	// A range is served from a stored response that may be used without
-	// asking the origin; otherwise it is the origin's (partial responses
-	// are not stored).
-	ranged := r.Header.Get("Range") != ""
-	reqCC := parseCacheControl(r.Header.Values("Cache-Control"))
-	if len(r.Header.Values("Cache-Control")) == 0 && strings.Contains(strings.ToLower(r.Header.Get("Pragma")), "no-cache") {
-		reqCC.noCache = true // RFC 9111 section 5.4
-	}
-	primary := h.Key.primaryKey(r)
-	if r.Header.Get("Authorization") != "" {
+	d := h.decide(r)
+	switch d.verdict {
+	case verdictAuthorization:
 		// Never answered from the store: the response may differ per
 		// user. It may still be stored if the origin says it is shared.
-		return h.miss(w, r, next, cs, primary, primary, "authorization")
-	}
-	e, key := h.lookup(primary, r)
-	if e == nil {
-		if reqCC.onlyIfCached {
-			return h.onlyIfCachedMiss(w, cs)
-		}
-		if ranged {
-			return h.pass(w, r, next, cs, "range")
-		}
-		return h.miss(w, r, next, cs, primary, key, "")
-	}
-	now := h.now()
-	ttl := e.ttl(now)
-	age := e.age(now)
-	if e.policy.freshFor(reqCC, age, ttl) {
-		metrics.requests.WithLabelValues("hit").Inc()
-		cs.hit, cs.ttl = true, ttl
-		h.maybeRefreshAhead(e, key, r, next, ttl, now)
-		h.serveEntry(w, r, e, cs, now)
+		return h.miss(w, r, next, cs, d.primary, d.primary, "authorization")
+	case verdictOnlyIfCached:
+		return h.onlyIfCachedMiss(w, cs)
+	case verdictRange:
+		return h.pass(w, r, next, cs, "range")
+	case verdictMiss:
+		return h.miss(w, r, next, cs, d.primary, d.key, "")
+	case verdictFresh:
+		h.serveFresh(w, r, d, cs)
+		h.maybeRefreshAhead(d.e, d.key, r, next, d.ttl, d.now)
+		return nil
+	case verdictMaxStale:
+		h.serveMaxStale(w, r, d, cs)
+		return nil
+	case verdictStaleWhileRevalidate:
+		metrics.requests.WithLabelValues("stale").Inc()
+		metrics.staleServed.WithLabelValues("stale-while-revalidate").Inc()
+		cs.hit, cs.ttl, cs.detail = true, d.ttl, "stale-while-revalidate"
+		h.revalidateInBackground(d.e, d.key, r, next)
+		h.serveEntry(w, r, d.e, cs, d.now)
 		return nil
 	}
-	if staleness := -ttl; ttl <= 0 {
-		if e.policy.maxStaleCovers(reqCC, staleness) {
-			metrics.requests.WithLabelValues("stale").Inc()
-			metrics.staleServed.WithLabelValues("max-stale").Inc()
-			cs.hit, cs.ttl, cs.detail = true, ttl, "max-stale"
-			h.serveEntry(w, r, e, cs, now)
-			return nil
-		}
-		if e.policy.swrCovers(reqCC, staleness) {
-			metrics.requests.WithLabelValues("stale").Inc()
-			metrics.staleServed.WithLabelValues("stale-while-revalidate").Inc()
-			cs.hit, cs.ttl, cs.detail = true, ttl, "stale-while-revalidate"
-			h.revalidateInBackground(e, key, r, next)
-			h.serveEntry(w, r, e, cs, now)
-			return nil
-		}
-	}
-	if reqCC.onlyIfCached {
-		return h.onlyIfCachedMiss(w, cs)
-	}
-	if ranged {
-		return h.pass(w, r, next, cs, "range")
-	}
-	return h.revalidate(w, r, next, cs, e, key, reqCC)
+	return h.revalidate(w, r, next, cs, d.e, d.key, d.reqCC)
 }
 
 // safeMethod is RFC 9110 section 9.2.1's list.

@@ -3,6 +3,7 @@ package httpcache
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"net"
@@ -56,6 +57,11 @@ https://localhost:%s {
 }
 `, adminPort, port, certFile, keyFile, options, origin))
 
+	return newTLSEdge(t, port, "http://127.0.0.1:"+adminPort, pool)
+}
+
+// newTLSEdge has clients of each protocol for the edge on port.
+func newTLSEdge(t *testing.T, port, admin string, pool *x509.CertPool) *tlsEdge {
 	addr := "127.0.0.1:" + port
 	tlsConf := &tls.Config{RootCAs: pool, ServerName: "localhost"}
 	tcp := func(h1 bool) *http.Client {
@@ -81,7 +87,7 @@ https://localhost:%s {
 		},
 	}
 	t.Cleanup(func() { h3.Close() })
-	return &tlsEdge{port: port, admin: "http://127.0.0.1:" + adminPort, clients: map[string]*http.Client{
+	return &tlsEdge{port: port, admin: admin, clients: map[string]*http.Client{
 		"h1": tcp(true), "h2": tcp(false), "h3": {Transport: h3, Timeout: 10 * time.Second},
 	}}
 }

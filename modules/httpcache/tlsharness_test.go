@@ -12,13 +12,19 @@ import (
 // and one for HTTP/3, for the tests written against testEdge.
 func startCacheTLS(t *testing.T, origin *testOrigin, options string) (h1, h3 *testEdge) {
 	t.Helper()
-	e := startTLSCache(t, hostPort(origin.URL), options)
+	edges := startTLSCache(t, hostPort(origin.URL), options).testEdges()
+	return edges["h1"], edges["h3"]
+}
+
+// testEdges are e's clients as testEdges, by protocol name.
+func (e *tlsEdge) testEdges() map[string]*testEdge {
 	noRedirects := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	edge := func(protocol string) *testEdge {
-		return &testEdge{base: "https://localhost:" + e.port, admin: e.admin,
-			client: &http.Client{Timeout: 10 * time.Second, Transport: e.clients[protocol].Transport, CheckRedirect: noRedirects}}
+	edges := make(map[string]*testEdge)
+	for protocol, c := range e.clients {
+		edges[protocol] = &testEdge{base: "https://localhost:" + e.port, admin: e.admin,
+			client: &http.Client{Timeout: 10 * time.Second, Transport: c.Transport, CheckRedirect: noRedirects}}
 	}
-	return edge("h1"), edge("h3")
+	return edges
 }
 
 // The HTTP/3 edge answers from the same store as the HTTP/1.1 one.

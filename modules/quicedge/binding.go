@@ -14,6 +14,7 @@ import (
 	"github.com/quic-go/webtransport-go"
 	"go.uber.org/zap"
 
+	"github.com/lastmile-edge/lastmile/internal/frontdoor"
 	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 )
 
@@ -158,7 +159,8 @@ func (b *binding) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		metrics.earlyRequests.WithLabelValues("accepted").Inc()
 	}
 	ctx := context.WithValue(r.Context(), h3RequestKey, &h3Request{w: w, wt: b.wt})
-	cur.server.ServeHTTP(w, r.WithContext(ctx))
+	// The server's front (a fast cache hit path) or the server itself.
+	frontdoor.Handler(cur.server).ServeHTTP(w, r.WithContext(ctx))
 }
 
 // isEarly reports whether r arrived in 0-RTT, before the client proved

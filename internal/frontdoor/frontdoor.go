@@ -1,0 +1,67 @@
+// Package frontdoor lets a module answer some requests of a Caddy server
+// before the server's per-request set-up (replacer, request clone for the
+// logger, vars, route walk), which costs more than a cache hit itself.
+// The front handler is put in front of the server's net/http server (HTTP/1.1
+// and HTTP/2) when it accepts its first connection, and quicedge asks for it
+// on HTTP/3. Whatever it does not answer goes to the Caddy server as before.
+package frontdoor
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"sync"
+
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+)
+
+// door is one server's front: built once, at the first request or
+// connection, when the server's routes are provisioned.
+type door struct {
+	srv   *caddyhttp.Server
+	build func(srv *caddyhttp.Server) http.Handler
+	once  sync.Once
+	front http.Handler // nil: the server answers everything
+}
+
+var doors sync.Map // *caddyhttp.Server -> *door
+
+// Install asks for a front on srv, made by build (which returns nil when
+// the server's routes allow none). Call it while the server is
+// provisioned, before it starts; the first Install of a server wins.
+func Install(srv *caddyhttp.Server, build func(srv *caddyhttp.Server) http.Handler) {
+	d := &door{srv: srv, build: build}
+	if _, loaded := doors.LoadOrStore(srv, d); loaded {
+		return
+	}
+	var swap sync.Once
+	srv.RegisterConnContext(func(ctx context.Context, _ net.Conn) context.Context {
+		// Every connection passes here before its goroutine starts, and
+		// through the Once, so the swap happens before any request of the
+		// server reads its Handler.
+		swap.Do(func() {
+			hs, ok := ctx.Value(http.ServerContextKey).(*http.Server)
+			if ok && hs.Handler == http.Handler(srv) {
+				hs.Handler = Handler(srv)
+			}
+		})
+		return ctx
+	})
+}
+
+// Handler is what serves srv's requests: its front, or srv itself.
+func Handler(srv *caddyhttp.Server) http.Handler {
+	v, ok := doors.Load(srv)
+	if !ok {
+		return srv
+	}
+	d := v.(*door)
+	d.once.Do(func() { d.front = d.build(d.srv) })
+	if d.front == nil {
+		return srv
+	}
+	return d.front
+}
+
+// Forget drops srv's front when its config is unloaded.
+func Forget(srv *caddyhttp.Server) { doors.Delete(srv) }

@@ -1,0 +1,295 @@
+package httpcache
+
+import (
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	"github.com/lastmile-edge/lastmile/internal/frontdoor"
+	"github.com/lastmile-edge/lastmile/internal/promreg"
+)
+
+// The fast hit path answers a fresh (or max-stale) hit before Caddy's
+// per-request set-up, for the sites whose route reaches edge_cache before
+// anything that could refuse, rewrite or vary the response: then the
+// handler would answer the same hit with the same bytes, less the set-up.
+// Which sites get it is decided once per server from its provisioned
+// routes (fastSites) and logged with the reason. Everything the fast path
+// does not answer, and every request of other sites, goes to the Caddy
+// server untouched, which runs the same decide.
+
+// installFastPath asks for the fast path on every server of the http app
+// that loads h.
+func (h *Handler) installFastPath(ctx caddy.Context) error {
+	if err := promreg.Register(ctx.GetMetricsRegistry(), fastHits); err != nil {
+		return err
+	}
+	for _, m := range ctx.Modules() {
+		app, ok := m.(*caddyhttp.App)
+		if !ok {
+			continue
+		}
+		h.app = app
+		for _, srv := range app.Servers {
+			logger := h.logger
+			frontdoor.Install(srv, func(srv *caddyhttp.Server) http.Handler {
+				return newFastFront(srv, app, logger)
+			})
+		}
+		return nil
+	}
+	return nil
+}
+
+// fastHits counts the hits the fast path answered (they are also in
+// requests_total): the share of hits that skipped Caddy's set-up.
+var fastHits = prometheus.NewCounter(prometheus.CounterOpts{
+	Namespace: "lastmile", Subsystem: "cache", Name: "fast_hits_total",
+	Help: "Hits answered on the fast hit path, before Caddy's per-request set-up (also counted in requests_total).",
+})
+
+// forgetFastPath drops the fronts of the app h was loaded in.
+func (h *Handler) forgetFastPath() {
+	if h.app == nil {
+		return
+	}
+	for _, srv := range h.app.Servers {
+		frontdoor.Forget(srv)
+	}
+}
+
+// fastFront is a server's fast hit path.
+type fastFront struct {
+	next      *caddyhttp.Server
+	sites     map[string]*Handler // lower-case host -> the cache its route reaches first
+	tls       bool                // the server has TLS policies: requests must carry their TLS state
+	strictSNI bool
+	// writeIdle bounds each write of a body as Caddy's write_idle_timeout
+	// does (requests with a body, which read_idle_timeout would bound, go
+	// to Caddy).
+	writeIdle time.Duration
+}
+
+// newFastFront returns srv's front, or nil if no site of srv gets one.
+func newFastFront(srv *caddyhttp.Server, app *caddyhttp.App, logger *zap.Logger) http.Handler {
+	if why := serverRefusesFastPath(srv, app); why != "" {
+		logger.Info("no fast hit path on this server", zap.Strings("listen", srv.Listen), zap.String("reason", why))
+		return nil
+	}
+	sites := fastSites(srv.Routes, logger)
+	if len(sites) == 0 {
+		return nil
+	}
+	return &fastFront{
+		next: srv, sites: sites,
+		tls:       len(srv.TLSConnPolicies) > 0,
+		strictSNI: srv.StrictSNIHost != nil && *srv.StrictSNIHost,
+		writeIdle: time.Duration(srv.WriteIdleTimeout),
+	}
+}
+
+// serverRefusesFastPath says why the server's own per-request work must
+// see every request, or "".
+func serverRefusesFastPath(srv *caddyhttp.Server, app *caddyhttp.App) string {
+	switch {
+	case srv.Logs != nil:
+		return "access logs are on (they log every request through Caddy)"
+	case app.Metrics != nil || srv.Metrics != nil:
+		return "Caddy's HTTP metrics are on (they count every request through Caddy)"
+	case len(srv.ExpectedUnderscoreHeaders) > 0 || len(srv.ExpectedDotHeaders) > 0:
+		return "expected_underscore_headers/expected_dot_headers rewrite request headers"
+	case len(srv.TLSConnPolicies) > 0 && (srv.Protocols == nil || slices.Contains(srv.Protocols, "h3")):
+		return "Caddy's own HTTP/3 adds Alt-Svc to every response"
+	}
+	return ""
+}
+
+// fastSites walks the routes in order, as Caddy does, and returns the
+// hosts whose first handler is edge_cache. It stops at the first route
+// matched by anything but literal hosts: what follows may be preceded by
+// it.
+func fastSites(routes caddyhttp.RouteList, logger *zap.Logger) map[string]*Handler {
+	sites := make(map[string]*Handler)
+	seen := make(map[string]bool)
+	for _, rt := range routes {
+		hosts, why := literalHosts(rt)
+		if why != "" {
+			logger.Info("no fast hit path for the routes from here on", zap.String("reason", why))
+			break
+		}
+		h, why := firstCache(rt.Handlers)
+		for _, host := range hosts {
+			if seen[host] {
+				continue // an earlier route answers this host
+			}
+			seen[host] = true
+			if h == nil {
+				logger.Info("no fast hit path for site", zap.String("host", host), zap.String("reason", why))
+				continue
+			}
+			sites[host] = h
+			logger.Info("fast hit path for site", zap.String("host", host),
+				zap.String("reason", "edge_cache is the first handler of its route"))
+		}
+	}
+	return sites
+}
+
+// literalHosts returns the hosts a route is matched by, if it is matched
+// by host names alone.
+func literalHosts(rt caddyhttp.Route) ([]string, string) {
+	if rt.Group != "" {
+		return nil, "a route in a group"
+	}
+	if len(rt.MatcherSets) == 0 {
+		return nil, "a route without a host matcher"
+	}
+	var hosts []string
+	for _, set := range rt.MatcherSets {
+		if len(set) != 1 {
+			return nil, "a route matched by more than its host"
+		}
+		var mh caddyhttp.MatchHost
+		switch m := set[0].(type) {
+		case caddyhttp.MatchHost:
+			mh = m
+		case *caddyhttp.MatchHost:
+			mh = *m
+		default:
+			return nil, "a route matched by more than its host"
+		}
+		for _, host := range mh {
+			if strings.ContainsAny(host, "{*") {
+				return nil, "a route matched by a wildcard or placeholder host"
+			}
+			hosts = append(hosts, strings.ToLower(host))
+		}
+	}
+	return hosts, ""
+}
+
+// firstCache returns the edge_cache a request meets first in handlers, if
+// nothing comes before it, or why not.
+func firstCache(handlers []caddyhttp.MiddlewareHandler) (*Handler, string) {
+	if len(handlers) == 0 {
+		return nil, "the route has no handler"
+	}
+	switch first := handlers[0].(type) {
+	case *Handler:
+		return first, ""
+	case *caddyhttp.Subroute:
+		if len(first.Routes) == 0 {
+			return nil, "an empty subroute"
+		}
+		rt := first.Routes[0]
+		if len(rt.MatcherSets) > 0 || rt.Group != "" {
+			return nil, "the first route of the site has a matcher or a group"
+		}
+		return firstCache(rt.Handlers)
+	default:
+		return nil, "a handler comes before edge_cache: " + caddyModuleName(first)
+	}
+}
+
+func caddyModuleName(h caddyhttp.MiddlewareHandler) string {
+	if m, ok := h.(caddy.Module); ok {
+		return string(m.CaddyModule().ID)
+	}
+	return "?"
+}
+
+// bufferedBody is what net/http's HTTP/1.1 response buffer holds (4 KiB):
+// a body this small is written to the socket after the handler returns,
+// outside any deadline a handler sets, with Caddy as without.
+const bufferedBody = 4 << 10
+
+// caddyServerHeader is the Server field Caddy sets on every response.
+var caddyServerHeader = []string{"Caddy"}
+
+// ServeHTTP answers r on the fast path if it can, else hands it to Caddy.
+func (f *fastFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h := f.site(r); h != nil && h.serveFast(w, r, f.writeIdle) {
+		return
+	}
+	f.next.ServeHTTP(w, r)
+}
+
+// site is the cache that answers r first, or nil when Caddy's own checks
+// of the request (Server.serveHTTP, the strict SNI check, ACME challenges)
+// could answer or change it.
+func (f *fastFront) site(r *http.Request) *Handler {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return nil
+	}
+	// A request with a body goes to Caddy, which bounds reading it
+	// (HTTP/3 does not know the length of a GET's empty body: -1).
+	if r.ContentLength > 0 || r.ContentLength < 0 && r.ProtoMajor < 3 {
+		return nil
+	}
+	if f.tls && r.TLS == nil {
+		return nil // a wrapper hid the TLS state, which Caddy restores
+	}
+	host := r.Host
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		if hh, _, err := net.SplitHostPort(host); err == nil {
+			host = hh
+		}
+	}
+	h := f.sites[host]
+	if h == nil {
+		return nil
+	}
+	if f.strictSNI && r.TLS != nil && !strings.EqualFold(r.TLS.ServerName, host) {
+		return nil
+	}
+	if strings.HasPrefix(r.URL.Path, "/.well-known/acme-challenge/") {
+		return nil
+	}
+	for k := range r.Header {
+		// Caddy drops such fields before any handler sees them.
+		if strings.ContainsAny(k, "_.") {
+			return nil
+		}
+	}
+	return h
+}
+
+// serveFast answers r if decide says the store alone answers it: a fresh
+// hit not due for refresh-ahead, or max-stale. It reports whether it did.
+func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle time.Duration) bool {
+	start := time.Now()
+	d := h.decide(r)
+	switch d.verdict {
+	case verdictFresh:
+		if h.nearEnd(d.e, d.ttl) {
+			return false // the route's handler counts it and refreshes
+		}
+	case verdictMaxStale:
+	default:
+		return false
+	}
+	fastHits.Inc()
+	if writeIdle > 0 && len(d.e.body) > bufferedBody {
+		// The body does not fit the server's buffer: its write blocks on
+		// the client, bounded as Caddy bounds it.
+		rc := http.NewResponseController(w)
+		_ = rc.SetWriteDeadline(start.Add(writeIdle))
+		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
+	}
+	w.Header()["Server"] = caddyServerHeader
+	cs := cacheStatus{start: start, name: h.statusItem}
+	if d.verdict == verdictFresh {
+		h.serveFresh(w, r, d, &cs)
+		h.maybeRefreshAhead(d.e, d.key, r, nil, d.ttl, d.now) // counts the hit; not near its end
+	} else {
+		h.serveMaxStale(w, r, d, &cs)
+	}
+	return true
+}

@@ -1,0 +1,75 @@
+package httpcache
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+)
+
+// The fast path must stay cheaper than the route's handler: fewer
+// allocations per hit (a ratio, not a time, so it holds on any machine).
+func TestFastPathAllocatesLessThanTheRoute(t *testing.T) {
+	h, req, origin := benchCache(t, "allocs-fast")
+	w := &discardWriter{h: make(http.Header, 16)}
+	// AllocsPerRun counts the whole process's allocations: the least of
+	// a few runs leaves out other goroutines' (a previous test's edge
+	// shutting down).
+	least := func(f func()) float64 {
+		n := testing.AllocsPerRun(200, f)
+		for range 4 {
+			n = min(n, testing.AllocsPerRun(200, f))
+		}
+		return n
+	}
+	route := least(func() {
+		clear(w.h)
+		_ = h.ServeHTTP(w, req, origin)
+	})
+	fast := least(func() {
+		clear(w.h)
+		h.serveFast(w, req, 0)
+	})
+	if fast >= route {
+		t.Fatalf("a fast hit allocates %v times, the route's %v: want fewer", fast, route)
+	}
+}
+
+// BenchmarkFastHit is the fast path's share of a hit (decide, headers,
+// body), to compare with BenchmarkHit, the route handler's.
+func BenchmarkFastHit(b *testing.B) {
+	h, req, _ := benchCache(b, "bench-fast")
+	w := &discardWriter{h: make(http.Header, 16)}
+	b.ReportAllocs()
+	for b.Loop() {
+		clear(w.h)
+		if !h.serveFast(w, req, 0) {
+			b.Fatal("not answered on the fast path")
+		}
+	}
+}
+
+// benchCache is a cache named name holding one 2 KiB response to req.
+func benchCache(tb testing.TB, name string) (*Handler, *http.Request, caddyhttp.Handler) {
+	h := &Handler{Name: name, MaxBytes: 64 << 20, MaxObjectBytes: 16 << 20, HeuristicMax: 3600, OriginTimeout: 1}
+	store, err := openStore(h.Name, uint64(h.MaxBytes), "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = closeStore(h.Name) })
+	h.store, h.flights = store, store.flights
+	body := strings.Repeat("x", 2<<10)
+	origin := caddyhttp.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("Content-Type", "application/json")
+		_, err := w.Write([]byte(body))
+		return err
+	})
+	req := httptest.NewRequest(http.MethodGet, "http://edge.example/api/item?id=1", nil)
+	if err := h.ServeHTTP(&discardWriter{h: make(http.Header)}, req, origin); err != nil {
+		tb.Fatal(err)
+	}
+	return h, req, origin
+}

@@ -1,0 +1,135 @@
+package httpcache
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	"github.com/lastmile-edge/lastmile/internal/testcert"
+)
+
+// Two servers of one edge share one origin: "fast" has edge_cache first in
+// its route, so its hits take the fast path; "slow" has a `vars` handler
+// before it, which changes nothing in the response but keeps every request
+// on Caddy's route. The same requests over HTTP/1.1, HTTP/2 and HTTP/3 must
+// get the same status, fields (less Date, Age, the edge's duration and the
+// ttl, which move with the clock) and body from both.
+func TestFastPathAnswersAsTheRoute(t *testing.T) {
+	o := newOrigin(t)
+	// The same bytes on every fetch, so both servers store the same.
+	o.handle("/page", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=600")
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Last-Modified", "Mon, 02 Jan 2006 15:04:05 GMT")
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("page body"))
+	})
+	o.handle("/vary", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=600")
+		w.Header().Set("Vary", "Accept-Language")
+		_, _ = w.Write([]byte("in " + r.Header.Get("Accept-Language")))
+	})
+	c := testcert.Write(t)
+	fastPort, slowPort, admin := testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreePort(t)
+	origin := hostPort(o.URL)
+	testcaddy.Run(t, fmt.Sprintf(`{
+	admin 127.0.0.1:%s
+	auto_https off
+	persist_config off
+	servers {
+		protocols h1 h2
+	}
+	quic
+}
+https://localhost:%s {
+	tls %s %s
+	edge_cache
+	reverse_proxy %s
+}
+https://localhost:%s {
+	tls %s %s
+	route {
+		vars slow yes
+		edge_cache
+		reverse_proxy %s
+	}
+}
+`, admin, fastPort, c.CertFile, c.KeyFile, origin, slowPort, c.CertFile, c.KeyFile, origin))
+	fast := newTLSEdge(t, fastPort, "", c.Pool).testEdges()
+	slow := newTLSEdge(t, slowPort, "", c.Pool).testEdges()
+	adminURL := "127.0.0.1:" + admin
+
+	requests := []struct {
+		name, method, path string
+		header             []string
+	}{
+		{"get", "GET", "/page", nil},
+		{"head", "HEAD", "/page", nil},
+		{"if-none-match", "GET", "/page", []string{"If-None-Match", `"v1"`}},
+		{"if-modified-since", "GET", "/page", []string{"If-Modified-Since", "Mon, 02 Jan 2006 15:04:05 GMT"}},
+		{"range", "GET", "/page", []string{"Range", "bytes=0-3"}},
+		{"no-cache", "GET", "/page", []string{"Cache-Control", "no-cache"}},
+		{"max-age=0", "GET", "/page", []string{"Cache-Control", "max-age=0"}},
+		{"min-fresh", "GET", "/page", []string{"Cache-Control", "min-fresh=3600"}},
+		{"pragma", "GET", "/page", []string{"Pragma", "no-cache"}},
+		{"authorization", "GET", "/page", []string{"Authorization", "Bearer x"}},
+		{"vary-en", "GET", "/vary", []string{"Accept-Language", "en"}},
+		{"vary-de", "GET", "/vary", []string{"Accept-Language", "de"}},
+		{"only-if-cached-miss", "GET", "/absent", []string{"Cache-Control", "only-if-cached"}},
+		{"underscore-field", "GET", "/page", []string{"X_Forwarded_For", "1.2.3.4"}},
+	}
+	// Store every response on both servers first.
+	for _, p := range []string{"/page", "/vary"} {
+		for _, lang := range []string{"en", "de"} {
+			fast["h1"].get(t, p, "Accept-Language", lang)
+			slow["h1"].get(t, p, "Accept-Language", lang)
+		}
+	}
+	for _, proto := range []string{"h1", "h2", "h3"} {
+		for _, rq := range requests {
+			t.Run(proto+"/"+rq.name, func(t *testing.T) {
+				before := testcaddy.Metric(t, adminURL, "lastmile_cache_fast_hits_total")
+				s := slow[proto].do(t, rq.method, rq.path, rq.header...)
+				if got := testcaddy.Metric(t, adminURL, "lastmile_cache_fast_hits_total"); got != before {
+					t.Fatalf("the slow server's request took the fast path")
+				}
+				f := fast[proto].do(t, rq.method, rq.path, rq.header...)
+				if s.status != f.status || s.body != f.body {
+					t.Fatalf("fast %d %q, route %d %q", f.status, f.body, s.status, s.body)
+				}
+				if fh, sh := comparable(f.header), comparable(s.header); !slices.Equal(fh, sh) {
+					t.Fatalf("fields differ:\nfast  %q\nroute %q", fh, sh)
+				}
+			})
+		}
+	}
+	// The plain hit took the fast path on the fast server.
+	for _, proto := range []string{"h1", "h2", "h3"} {
+		before := testcaddy.Metric(t, adminURL, "lastmile_cache_fast_hits_total")
+		wantHit(t, fast[proto].get(t, "/page"))
+		if got := testcaddy.Metric(t, adminURL, "lastmile_cache_fast_hits_total"); got != before+1 {
+			t.Errorf("%s: fast hits went from %v to %v over a hit, want +1", proto, before, got)
+		}
+	}
+}
+
+var ttlParam = regexp.MustCompile(`ttl=-?\d+|dur=[\d.]+`)
+
+// comparable lists the fields that do not move with the clock.
+func comparable(h http.Header) []string {
+	var out []string
+	for k, vs := range h {
+		switch k {
+		case "Date", "Age", "Alt-Svc":
+			continue
+		}
+		for _, v := range vs {
+			out = append(out, k+": "+ttlParam.ReplaceAllString(v, ""))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
