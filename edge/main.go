@@ -7,6 +7,7 @@ import (
 
 	// Caddy's standard modules and lastmile's.
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
+	_ "github.com/lastmile-edge/lastmile/modules/anycast"
 	_ "github.com/lastmile-edge/lastmile/modules/clienttcp"
 	_ "github.com/lastmile-edge/lastmile/modules/httpcache"
 	_ "github.com/lastmile-edge/lastmile/modules/originlink"

@@ -1,0 +1,32 @@
+package originlink
+
+// Reachability counts the origin pools of the running configs whose first
+// round of dials is over, and how many of those hold an open link: the
+// anycast health model reads it to withdraw a node whose origins are all
+// gone. A pool still dialling is counted in neither, so a starting config
+// is not judged before it has tried; an HTTP/1.1 origin (no pooled links)
+// counts as reachable, having answered its last dial.
+func Reachability() (pools, reachable int) {
+	poolSets.Range(func(k, _ any) bool {
+		t := k.(*Transport)
+		t.pools.mu.Lock()
+		ps := make([]*pool, 0, len(t.pools.pools))
+		for _, p := range t.pools.pools {
+			ps = append(ps, p)
+		}
+		t.pools.mu.Unlock()
+		for _, p := range ps {
+			select {
+			case <-p.ready:
+			default:
+				continue
+			}
+			pools++
+			if p.http1.Load() || len(p.liveLinks()) > 0 {
+				reachable++
+			}
+		}
+		return true
+	})
+	return pools, reachable
+}
