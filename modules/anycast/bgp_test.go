@@ -181,6 +181,10 @@ func TestRouteFollowsReadiness(t *testing.T) {
 	if code, st := readiness(t, admin); code != http.StatusOK || !st.Ready || !st.Announced {
 		t.Fatalf("ready: %d %+v", code, st)
 	}
+	// `lastmile health --ready`, the check for bird2 and ExaBGP.
+	if code, err := callAdmin(http.MethodGet, admin, "/lastmile/ready", 2*time.Second); code != 0 || err != nil {
+		t.Fatalf("health --ready while ready: exit %d, %v", code, err)
+	}
 	if v := testcaddy.Metric(t, admin, "lastmile_anycast_announced"); v != 1 {
 		t.Fatalf("lastmile_anycast_announced = %v", v)
 	}
@@ -196,6 +200,9 @@ func TestRouteFollowsReadiness(t *testing.T) {
 	post(t, "http://"+admin+"/lastmile/drain?wait=1")
 	if waited := time.Since(start); waited < drainWait {
 		t.Fatalf("drain?wait=1 answered %s after the drain, before drain_wait %s", waited, drainWait)
+	}
+	if code, err := callAdmin(http.MethodGet, admin, "/lastmile/ready", 2*time.Second); code != 1 || err != nil {
+		t.Fatalf("health --ready while drained: exit %d, %v", code, err)
 	}
 	if code, st := readiness(t, admin); code != http.StatusServiceUnavailable || !st.Draining || st.DrainPhase != phaseDrained || st.Announced {
 		t.Fatalf("drained: %d %+v", code, st)
