@@ -94,4 +94,3 @@ func callAdmin(method, admin, path string, timeout time.Duration) (int, error) {
 	}
 	return 0, nil
 }
-

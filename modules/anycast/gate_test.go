@@ -16,7 +16,7 @@ func TestGateHoldDown(t *testing.T) {
 		want  bool
 	}{
 		{0, true, false}, {9 * time.Second, true, false}, {10 * time.Second, true, true},
-		{11 * time.Second, false, false}, // withdrawn at once
+		{11 * time.Second, false, false},                                  // withdrawn at once
 		{12 * time.Second, true, false}, {20 * time.Second, false, false}, // a flap restarts the hold-down
 		{21 * time.Second, true, false}, {30 * time.Second, true, false}, {31 * time.Second, true, true},
 	}
