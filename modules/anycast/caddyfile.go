@@ -49,20 +49,10 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	}
 	for d.NextBlock(0) {
 		switch d.Val() {
-		case "check_interval":
-			if err := durationArg(d, &a.CheckInterval); err != nil {
-				return err
-			}
-		case "hold_down":
-			if err := durationArg(d, &a.HoldDown); err != nil {
-				return err
-			}
-		case "drain_wait":
-			if err := durationArg(d, &a.DrainWait); err != nil {
-				return err
-			}
-		case "drain_timeout":
-			if err := durationArg(d, &a.DrainTimeout); err != nil {
+		case "check_interval", "hold_down", "drain_wait", "drain_timeout":
+			field := map[string]*caddy.Duration{"check_interval": &a.CheckInterval, "hold_down": &a.HoldDown,
+				"drain_wait": &a.DrainWait, "drain_timeout": &a.DrainTimeout}[d.Val()]
+			if err := durationArg(d, field); err != nil {
 				return err
 			}
 		case "bgp":

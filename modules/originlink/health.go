@@ -7,26 +7,16 @@ package originlink
 // is not judged before it has tried; an HTTP/1.1 origin (no pooled links)
 // counts as reachable, having answered its last dial.
 func Reachability() (pools, reachable int) {
-	poolSets.Range(func(k, _ any) bool {
-		t := k.(*Transport)
-		t.pools.mu.Lock()
-		ps := make([]*pool, 0, len(t.pools.pools))
-		for _, p := range t.pools.pools {
-			ps = append(ps, p)
+	for _, p := range livePools() {
+		select {
+		case <-p.ready:
+		default:
+			continue
 		}
-		t.pools.mu.Unlock()
-		for _, p := range ps {
-			select {
-			case <-p.ready:
-			default:
-				continue
-			}
-			pools++
-			if p.http1.Load() || len(p.liveLinks()) > 0 {
-				reachable++
-			}
+		pools++
+		if p.http1.Load() || len(p.liveLinks()) > 0 {
+			reachable++
 		}
-		return true
-	})
+	}
 	return pools, reachable
 }
