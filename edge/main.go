@@ -10,6 +10,7 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 	_ "github.com/pberkel/caddy-storage-redis"
 
+	_ "github.com/lastmile-edge/lastmile/modules/anycast"
 	_ "github.com/lastmile-edge/lastmile/modules/cdnloop"
 	_ "github.com/lastmile-edge/lastmile/modules/clienttcp"
 	_ "github.com/lastmile-edge/lastmile/modules/fleet"

@@ -19,17 +19,22 @@ func unregisterPoolSet(t *Transport) { poolSets.Delete(t) }
 // snapshot is every live pool's state, read at scrape time.
 func snapshot() []OriginView {
 	var out []OriginView
+	for _, p := range livePools() {
+		out = append(out, p.view())
+	}
+	return out
+}
+
+// livePools are the pools of every running config's transports.
+func livePools() []*pool {
+	var out []*pool
 	poolSets.Range(func(k, _ any) bool {
 		t := k.(*Transport)
 		t.pools.mu.Lock()
-		pools := make([]*pool, 0, len(t.pools.pools))
 		for _, p := range t.pools.pools {
-			pools = append(pools, p)
+			out = append(out, p)
 		}
 		t.pools.mu.Unlock()
-		for _, p := range pools {
-			out = append(out, p.view())
-		}
 		return true
 	})
 	return out
