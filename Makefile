@@ -81,8 +81,10 @@ cross:
 modules/httpcache/cachetests/node_modules/.package-lock.json: modules/httpcache/cachetests/package-lock.json
 	cd modules/httpcache/cachetests && npm ci --no-audit --no-fund
 
-# Every package but the cache test suite's, which cache-tests runs.
-go-test:
+# Every package but the cache test suite's, which cache-tests runs. The
+# edge's browser tests load the web-client's built bundles (dist/ is not
+# committed).
+go-test: web-client/dist/lastmile-subscribe.mjs
 	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v /modules/httpcache/cachetests$$)
 
 # The public HTTP cache test suite (cache-tests.fyi) against edge_cache:
@@ -92,6 +94,9 @@ cache-tests:
 	mkdir -p build/cache-tests
 	set -o pipefail; CI=$${CI:-local} LASTMILE_CACHE_TESTS_OUT=$(CURDIR)/build/cache-tests/lastmile.json \
 		$(GO) test -count=1 -timeout 10m -v -run '^TestCacheTestsSuite$$' ./modules/httpcache/cachetests/ | grep -v '^{"level"'
+
+web-client/dist/lastmile-subscribe.mjs: web-client/node_modules/.package-lock.json $(wildcard web-client/src/*.ts) web-client/build.mjs
+	cd web-client && npm run build
 
 # The snippet: type check, build (failing over its 5 KB gzip budget; the
 # <script> build goes to modules/rum/, which embeds it, and is committed)

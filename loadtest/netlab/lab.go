@@ -218,16 +218,18 @@ func (l *Lab) Close() error {
 	return errors.Join(errs...)
 }
 
-// Leftovers lists namespaces and processes of labs that are gone, for the
-// test that nothing is left behind.
-func Leftovers() ([]string, error) {
+// Leftovers lists the namespaces left of the labs process pid made, for
+// the check that nothing is left behind; by pid, so labs that other
+// processes run meanwhile are not counted.
+func Leftovers(pid int) ([]string, error) {
+	prefix := fmt.Sprintf("lmlab%d-", pid)
 	out, err := exec.Command("ip", "netns", "list").Output()
 	if err != nil {
 		return nil, err
 	}
 	var left []string
 	for _, line := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "lmlab") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], prefix) {
 			left = append(left, "namespace "+f[0])
 		}
 	}

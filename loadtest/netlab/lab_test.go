@@ -61,7 +61,7 @@ func TestLabLeavesNothingBehind(t *testing.T) {
 	if err := lab.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if left, _ := Leftovers(); len(left) > 0 {
+	if left, _ := Leftovers(os.Getpid()); len(left) > 0 {
 		t.Fatalf("left behind: %v", left)
 	}
 	if err := syscall.Kill(sleeper.Process.Pid, 0); err == nil {
@@ -88,7 +88,7 @@ func TestLabCommandCleansUpOnInterrupt(t *testing.T) {
 	// Wait until the experiment is under way (its lab built, its sender
 	// running in it), then interrupt.
 	running := func() bool {
-		left, _ := Leftovers()
+		left, _ := Leftovers(cmd.Process.Pid)
 		out, _ := exec.Command("pgrep", "-f", bin+" tcp-send").Output()
 		return len(left) > 0 && len(out) > 0
 	}
@@ -109,7 +109,7 @@ func TestLabCommandCleansUpOnInterrupt(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("the experiment did not stop on interrupt")
 	}
-	if left, _ := Leftovers(); len(left) > 0 {
+	if left, _ := Leftovers(cmd.Process.Pid); len(left) > 0 {
 		t.Fatalf("left behind after Ctrl-C: %v", left)
 	}
 	if out, _ := exec.Command("pgrep", "-f", bin+" tcp-").Output(); len(out) > 0 {

@@ -92,7 +92,7 @@ func main() {
 	}
 	err = run()
 	r.closeLab()
-	if left, lerr := netlab.Leftovers(); lerr == nil && len(left) > 0 {
+	if left, lerr := netlab.Leftovers(os.Getpid()); lerr == nil && len(left) > 0 {
 		err = errors.Join(err, fmt.Errorf("left behind: %v", left))
 	}
 	if err != nil {
