@@ -102,6 +102,7 @@ type simStats struct {
 	packetsSent                 int64
 	randomDrops, overflowDrops  int64 // packets
 	declaredLost                int64 // packets the sender declared lost
+	spuriousLosses              int64 // of them, acknowledged after all
 	ceMarks                     int64
 	queueDelaySum               time.Duration
 	queuedPackets               int64
@@ -164,6 +165,11 @@ type sim struct {
 	wakeAt       congestion.Time
 	lossGen      int64
 	ptoCount     int
+	// declaredLost holds the send times of packets declared lost, to find
+	// spurious losses when they are acknowledged after all; reported to
+	// the controller unless hideSpurious (upstream quic-go reports none).
+	declaredLost map[int64]congestion.Time
+	hideSpurious bool
 
 	// Receiver.
 	unacked  []int64
@@ -199,6 +205,7 @@ func (n *network) addFlow(cc congestion.Controller) *sim {
 		path:         n.path,
 		cc:           cc,
 		byNum:        make(map[int64]*simPacket),
+		declaredLost: make(map[int64]congestion.Time),
 		largestAcked: -1,
 	}
 	n.flows = append(n.flows, s)
@@ -411,9 +418,13 @@ func (s *sim) sendAck() {
 func (s *sim) onAck(nums []int64, ces int64) {
 	ev := congestion.AckEvent{Now: s.net.now, PriorInFlight: s.inflight, ECNCE: ces}
 	var largestNew *simPacket
+	var spurious []int64
 	for _, n := range nums {
 		p, ok := s.byNum[n]
 		if !ok {
+			if _, lost := s.declaredLost[n]; lost {
+				spurious = append(spurious, n)
+			}
 			continue
 		}
 		delete(s.byNum, n)
@@ -435,11 +446,26 @@ func (s *sim) onAck(nums []int64, ces int64) {
 	ev.BytesInFlight = s.inflight
 	ev.RTT = congestion.RTTStats{Latest: s.latestRTT, Smoothed: s.srtt, Min: s.minRTT}
 	s.cc.OnAck(ev)
+	s.reportSpurious(spurious)
 	if s.afterAck != nil {
 		s.afterAck()
 	}
 	s.armLossTimer()
 	s.trySend()
+}
+
+// reportSpurious tells the controller, after the ACK that revealed them,
+// of packets declared lost that the ACK acknowledged, as lastmile's
+// quic-go patch does.
+func (s *sim) reportSpurious(nums []int64) {
+	for _, n := range nums {
+		sent := s.declaredLost[n]
+		delete(s.declaredLost, n)
+		s.stats.spuriousLosses++
+		if c, ok := s.cc.(congestion.SpuriousLossController); ok && !s.hideSpurious {
+			c.OnSpuriousLoss(s.net.now, n, sent)
+		}
+	}
 }
 
 func (s *sim) updateRTT(rtt time.Duration) {
@@ -470,6 +496,7 @@ func (s *sim) detectLosses() []congestion.Packet {
 		}
 		if p.num < s.largestAcked && (s.largestAcked-p.num >= 3 || s.net.now.Sub(p.sent) >= s.lossDelay()) {
 			delete(s.byNum, p.num)
+			s.declaredLost[p.num] = p.sent
 			s.inflight -= p.size
 			s.stats.declaredLost++
 			if !s.unlimited {
