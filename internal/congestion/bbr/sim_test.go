@@ -23,7 +23,11 @@ type path struct {
 	// jitter spreads each direction's delay uniformly over
 	// [delay-jitter/2, delay+jitter/2], packets keeping their order, as
 	// the lab's emulator does.
-	jitter     time.Duration
+	jitter time.Duration
+	// late is the share of data packets held back by lateBy beyond their
+	// jittered delay, overtaken by the packets behind them (reordering).
+	late       float64
+	lateBy     time.Duration
 	queue      int64         // bottleneck buffer, bytes; 0: one BDP
 	loss       float64       // random loss probability per packet
 	ecnAbove   int64         // CE-mark packets queued above this many bytes; 0: no ECN
@@ -389,7 +393,11 @@ func (s *sim) enqueue(p *simPacket) {
 	depart := start.Add(service)
 	n.linkFreeAt = depart
 	s.schedule(&event{at: depart, kind: evDequeue, size: p.size})
-	s.schedule(&event{at: n.arrival(forward, depart), kind: evReceive, num: p.num, size: p.size, ce: ce})
+	at := n.arrival(forward, depart)
+	if s.path.late > 0 && n.rng.Float64() < s.path.late {
+		at = at.Add(s.path.lateBy)
+	}
+	s.schedule(&event{at: at, kind: evReceive, num: p.num, size: p.size, ce: ce})
 }
 
 func (s *sim) receive(e *event) {

@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// wifiLastMeters is the lab's wifi-last-meters profile: 50 Mbit/s, 10 ms
-// RTT with 5 ms of jitter each way, 5% random loss. RFC 9002's time
-// threshold (9/8 of the RTT, which the simulated sender keeps) declares
-// packets still in flight lost there.
-var wifiLastMeters = path{rate: mbit(50), delay: 5 * time.Millisecond, jitter: 5 * time.Millisecond, loss: 0.05}
+// wifiLastMeters is the lab's wifi-last-meters profile (50 Mbit/s, 10 ms
+// RTT with 5 ms of jitter, 5% random loss) with 2% of the packets held
+// back 6 ms, past RFC 9002's time threshold (9/8 of the RTT, which the
+// simulated sender keeps): they are declared lost while still in flight.
+var wifiLastMeters = path{rate: mbit(50), delay: 5 * time.Millisecond, jitter: 5 * time.Millisecond, loss: 0.05, late: 0.02, lateBy: 6 * time.Millisecond}
 
 // Told of its spurious losses, BBR undoes the bounds they lowered and
 // keeps more of the link than when the transport hides them (as upstream
@@ -31,7 +31,30 @@ func TestSpuriousLossUndoKeepsRate(t *testing.T) {
 	if undone.spuriousLosses == 0 {
 		t.Fatal("no spurious losses on the jittery path: nothing tested")
 	}
-	if undonePut < hiddenPut {
-		t.Errorf("goodput with undo %.3f < %.3f without", undonePut, hiddenPut)
+	// Deterministic (seeded): 0.924 against 0.737 when written.
+	if undonePut < 1.1*hiddenPut {
+		t.Errorf("goodput with undo %.3f, without %.3f: want 10%% more", undonePut, hiddenPut)
+	}
+}
+
+// A loss in a bandwidth probe that lowered inflight_longterm and sent
+// ProbeBW from UP to DOWN is undone when it proves spurious: the bound goes
+// back and UP resumes.
+func TestSpuriousLossResumesProbe(t *testing.T) {
+	p := path{rate: mbit(20), delay: 20 * time.Millisecond}
+	s, b := newBulkBBR(p, 3)
+	if !s.runUntil(func() bool { return b.state == probeBWUp }, 30*time.Second) {
+		t.Fatalf("no ProbeBW UP in 30 s (state %v)", b.state)
+	}
+	longterm := b.inflightLongterm
+	b.saveStateUponLoss() // the first loss of the round
+	rs := rateSample{txInFlight: b.inflight, lost: b.inflight / 4}
+	b.handleInflightTooHigh(s.net.now, &rs)
+	if b.state != probeBWDown || b.inflightLongterm >= longterm {
+		t.Fatalf("the loss did not end the probe: state %v, inflight_longterm %d (was %d)", b.state, b.inflightLongterm, longterm)
+	}
+	b.OnSpuriousLoss(s.net.now, 0, s.net.now)
+	if b.state != probeBWUp || b.inflightLongterm != longterm {
+		t.Errorf("after the undo: state %v, inflight_longterm %d, want %v, %d", b.state, b.inflightLongterm, probeBWUp, longterm)
 	}
 }
