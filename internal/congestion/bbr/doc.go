@@ -28,7 +28,7 @@
 // One file per concern: rate.go samples delivery rates, filter.go holds
 // the windowed filters, round.go counts round trips, startup.go,
 // probe_bw.go and probe_rtt.go are the state machine, signals.go the
-// response to loss and ECN, spurious.go its undo, cwnd.go and pacer.go the
-// control parameters,
-// and bbr.go wires them to the congestion.Controller calls.
+// response to loss and ECN, spurious.go its undo, cwnd.go and pacer.go
+// the control parameters, and bbr.go wires them to the
+// congestion.Controller calls.
 package bbr
