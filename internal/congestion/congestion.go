@@ -85,6 +85,14 @@ type Controller interface {
 	Info() Info
 }
 
+// SpuriousLossController is optional for a Controller: one that has this
+// method is told when a packet it was told was lost is acknowledged after
+// all (the loss was spurious), so it can undo its response to that loss.
+// now is the ACK's receive time less its ACK delay.
+type SpuriousLossController interface {
+	OnSpuriousLoss(now Time, packetNumber int64, sentTime Time)
+}
+
 // Conn is what a Factory knows about the connection it serves.
 type Conn struct {
 	InitialMaxDatagramSize int64

@@ -82,6 +82,12 @@ type BBR struct {
 	recoveryEnd        int64 // largest packet number sent when it started
 	recoveryStartRound uint64
 	priorCwnd          int64 // BBR.prior_cwnd
+	// The model as it was before the last loss round began (§5.5.11's
+	// BBR.undo_*), restored when a loss turns out spurious.
+	undoState                                   state
+	undoFullBwReached                           bool
+	undoBwShortterm                             float64
+	undoInflightShortterm, undoInflightLongterm int64
 
 	state                  state
 	pacingGain, cwndGain   float64
@@ -304,7 +310,7 @@ func (b *BBR) OnRetransmissionTimeout(packetsRetransmitted bool) {
 	if b.consecutiveTimeouts < 2 {
 		return
 	}
-	b.saveCwnd() // SaveStateUponLoss
+	b.saveStateUponLoss()
 	if !b.inRecovery {
 		b.inRecovery = true
 		b.recoveryEnd = b.largestSent

@@ -21,12 +21,14 @@
 //     path with none), and outside probes and in Startup a lossy round
 //     counts as congestion only when a queue stood in it or its loss rate
 //     crossed the threshold (congestiveLoss, checkStartupHighLoss);
-//   - spurious-loss undo (§5.5.11) is absent: the interface reports no
-//     spurious losses.
+//   - spurious-loss undo (§5.5.11) also resumes Startup with
+//     full_bw_reached as it was, since here a loss can end Startup
+//     (spurious.go).
 //
 // One file per concern: rate.go samples delivery rates, filter.go holds
 // the windowed filters, round.go counts round trips, startup.go,
 // probe_bw.go and probe_rtt.go are the state machine, signals.go the
-// response to loss and ECN, cwnd.go and pacer.go the control parameters,
-// and bbr.go wires them to the congestion.Controller calls.
+// response to loss and ECN, spurious.go its undo, cwnd.go and pacer.go
+// the control parameters, and bbr.go wires them to the
+// congestion.Controller calls.
 package bbr

@@ -63,16 +63,17 @@ func TestRandomLossKeepsRate(t *testing.T) {
 // diffStats is what happened between two snapshots.
 func diffStats(before, after simStats) simStats {
 	return simStats{
-		sent:          after.sent - before.sent,
-		delivered:     after.delivered - before.delivered,
-		packetsSent:   after.packetsSent - before.packetsSent,
-		randomDrops:   after.randomDrops - before.randomDrops,
-		overflowDrops: after.overflowDrops - before.overflowDrops,
-		declaredLost:  after.declaredLost - before.declaredLost,
-		ceMarks:       after.ceMarks - before.ceMarks,
-		queueDelaySum: after.queueDelaySum - before.queueDelaySum,
-		queuedPackets: after.queuedPackets - before.queuedPackets,
-		maxQueue:      after.maxQueue, // since it was last reset
+		sent:           after.sent - before.sent,
+		delivered:      after.delivered - before.delivered,
+		packetsSent:    after.packetsSent - before.packetsSent,
+		randomDrops:    after.randomDrops - before.randomDrops,
+		overflowDrops:  after.overflowDrops - before.overflowDrops,
+		declaredLost:   after.declaredLost - before.declaredLost,
+		spuriousLosses: after.spuriousLosses - before.spuriousLosses,
+		ceMarks:        after.ceMarks - before.ceMarks,
+		queueDelaySum:  after.queueDelaySum - before.queueDelaySum,
+		queuedPackets:  after.queuedPackets - before.queuedPackets,
+		maxQueue:       after.maxQueue, // since it was last reset
 	}
 }
 

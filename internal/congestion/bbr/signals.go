@@ -7,9 +7,8 @@ import (
 	"github.com/lastmile-edge/lastmile/internal/congestion"
 )
 
-// The response to loss and ECN (§5.5.10), and loss recovery (§5.6.4.4).
-// Spurious-loss undo (§5.5.11) is not here: the controller interface
-// reports no spurious losses, so there is nothing to undo from.
+// The response to loss and ECN (§5.5.10), loss recovery (§5.6.4.4), and
+// its undo when a loss was spurious (§5.5.11, spurious.go).
 
 // onLost is the per-loss step (§5.2.4) for one packet declared lost.
 func (b *BBR) onLost(now congestion.Time, p congestion.Packet) {
@@ -45,7 +44,7 @@ func (b *BBR) onLost(now congestion.Time, p congestion.Packet) {
 func (b *BBR) noteLoss() {
 	if !b.isLossInRound {
 		b.lossRoundDelivered = b.rate.delivered
-		b.saveCwnd() // SaveStateUponLoss
+		b.saveStateUponLoss()
 	}
 	b.isLossInRound = true
 }

@@ -23,7 +23,11 @@ type path struct {
 	// jitter spreads each direction's delay uniformly over
 	// [delay-jitter/2, delay+jitter/2], packets keeping their order, as
 	// the lab's emulator does.
-	jitter     time.Duration
+	jitter time.Duration
+	// late is the share of data packets held back by lateBy beyond their
+	// jittered delay, overtaken by the packets behind them (reordering).
+	late       float64
+	lateBy     time.Duration
 	queue      int64         // bottleneck buffer, bytes; 0: one BDP
 	loss       float64       // random loss probability per packet
 	ecnAbove   int64         // CE-mark packets queued above this many bytes; 0: no ECN
@@ -102,6 +106,7 @@ type simStats struct {
 	packetsSent                 int64
 	randomDrops, overflowDrops  int64 // packets
 	declaredLost                int64 // packets the sender declared lost
+	spuriousLosses              int64 // of them, acknowledged after all
 	ceMarks                     int64
 	queueDelaySum               time.Duration
 	queuedPackets               int64
@@ -164,6 +169,11 @@ type sim struct {
 	wakeAt       congestion.Time
 	lossGen      int64
 	ptoCount     int
+	// declaredLost holds the send times of packets declared lost, to find
+	// spurious losses when they are acknowledged after all; reported to
+	// the controller unless hideSpurious (upstream quic-go reports none).
+	declaredLost map[int64]congestion.Time
+	hideSpurious bool
 
 	// Receiver.
 	unacked  []int64
@@ -199,6 +209,7 @@ func (n *network) addFlow(cc congestion.Controller) *sim {
 		path:         n.path,
 		cc:           cc,
 		byNum:        make(map[int64]*simPacket),
+		declaredLost: make(map[int64]congestion.Time),
 		largestAcked: -1,
 	}
 	n.flows = append(n.flows, s)
@@ -382,7 +393,11 @@ func (s *sim) enqueue(p *simPacket) {
 	depart := start.Add(service)
 	n.linkFreeAt = depart
 	s.schedule(&event{at: depart, kind: evDequeue, size: p.size})
-	s.schedule(&event{at: n.arrival(forward, depart), kind: evReceive, num: p.num, size: p.size, ce: ce})
+	at := n.arrival(forward, depart)
+	if s.path.late > 0 && n.rng.Float64() < s.path.late {
+		at = at.Add(s.path.lateBy)
+	}
+	s.schedule(&event{at: at, kind: evReceive, num: p.num, size: p.size, ce: ce})
 }
 
 func (s *sim) receive(e *event) {
@@ -411,9 +426,13 @@ func (s *sim) sendAck() {
 func (s *sim) onAck(nums []int64, ces int64) {
 	ev := congestion.AckEvent{Now: s.net.now, PriorInFlight: s.inflight, ECNCE: ces}
 	var largestNew *simPacket
+	var spurious []int64
 	for _, n := range nums {
 		p, ok := s.byNum[n]
 		if !ok {
+			if _, lost := s.declaredLost[n]; lost {
+				spurious = append(spurious, n)
+			}
 			continue
 		}
 		delete(s.byNum, n)
@@ -435,11 +454,26 @@ func (s *sim) onAck(nums []int64, ces int64) {
 	ev.BytesInFlight = s.inflight
 	ev.RTT = congestion.RTTStats{Latest: s.latestRTT, Smoothed: s.srtt, Min: s.minRTT}
 	s.cc.OnAck(ev)
+	s.reportSpurious(spurious)
 	if s.afterAck != nil {
 		s.afterAck()
 	}
 	s.armLossTimer()
 	s.trySend()
+}
+
+// reportSpurious tells the controller, after the ACK that revealed them,
+// of packets declared lost that the ACK acknowledged, as lastmile's
+// quic-go patch does.
+func (s *sim) reportSpurious(nums []int64) {
+	for _, n := range nums {
+		sent := s.declaredLost[n]
+		delete(s.declaredLost, n)
+		s.stats.spuriousLosses++
+		if c, ok := s.cc.(congestion.SpuriousLossController); ok && !s.hideSpurious {
+			c.OnSpuriousLoss(s.net.now, n, sent)
+		}
+	}
 }
 
 func (s *sim) updateRTT(rtt time.Duration) {
@@ -470,6 +504,7 @@ func (s *sim) detectLosses() []congestion.Packet {
 		}
 		if p.num < s.largestAcked && (s.largestAcked-p.num >= 3 || s.net.now.Sub(p.sent) >= s.lossDelay()) {
 			delete(s.byNum, p.num)
+			s.declaredLost[p.num] = p.sent
 			s.inflight -= p.size
 			s.stats.declaredLost++
 			if !s.unlimited {

@@ -36,6 +36,13 @@ func (a *adapter) OnAppLimited(now, bytesInFlight int64) {
 	a.c.OnAppLimited(congestion.Time(now), bytesInFlight)
 }
 
+// OnSpuriousLoss passes the report on to controllers that take it.
+func (a *adapter) OnSpuriousLoss(now, packetNumber, sentTime int64) {
+	if c, ok := a.c.(congestion.SpuriousLossController); ok {
+		c.OnSpuriousLoss(congestion.Time(now), packetNumber, congestion.Time(sentTime))
+	}
+}
+
 func (a *adapter) CanSend(bytesInFlight int64) bool { return a.c.CanSend(bytesInFlight) }
 
 func (a *adapter) HasPacingBudget(now int64) bool {

@@ -50,5 +50,13 @@ type (
 		Info() wireInfo
 	}
 
+	// wireSpuriousLossController is the patch's optional
+	// HookSpuriousLossController.
+	wireSpuriousLossController = interface {
+		OnSpuriousLoss(now, packetNumber, sentTime int64)
+	}
+
 	wireFactory = func(initialMaxDatagramSize int64, now func() int64, builtin func(reno bool) wireController) wireController
 )
+
+var _ wireSpuriousLossController = (*adapter)(nil)

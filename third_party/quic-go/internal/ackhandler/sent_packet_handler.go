@@ -16,9 +16,6 @@ import (
 )
 
 const (
-	// Maximum reordering in time space before time based loss detection considers a packet lost.
-	// Specified as an RTT multiplier.
-	timeThreshold = 9.0 / 8
 	// Maximum reordering in packets before packet threshold loss detection considers a packet lost.
 	packetThreshold = 3
 	// Before validating the client's address, the server won't send more than 3x bytes than it received.
@@ -69,6 +66,9 @@ type sentPacketHandler struct {
 	handshakePackets *packetNumberSpace
 	appDataPackets   *packetNumberSpace
 	lostPackets      lostPacketTracker // only for application-data packet number space
+	// timeThreshold is the time threshold of loss detection, widened by
+	// spurious losses (lastmile patch).
+	timeThreshold lossTimeThreshold
 	// send time of the largest acknowledged packet, across all packet number spaces
 	largestAckedTime monotime.Time
 
@@ -545,7 +545,7 @@ func (h *sentPacketHandler) detectSpuriousLosses(ack *wire.AckFrame, ackTime mon
 	var maxPacketReordering protocol.PacketNumber
 	var maxTimeReordering time.Duration
 	ackRangeIdx := len(ack.AckRanges) - 1
-	var spuriousLosses []protocol.PacketNumber
+	var spuriousLosses []lostPacket
 	for pn, sendTime := range h.lostPackets.All() {
 		ackRange := ack.AckRanges[ackRangeIdx]
 		for pn > ackRange.Largest {
@@ -573,11 +573,18 @@ func (h *sentPacketHandler) detectSpuriousLosses(ack *wire.AckFrame, ackTime mon
 					TimeReordering:   timeReordering,
 				})
 			}
-			spuriousLosses = append(spuriousLosses, pn)
+			spuriousLosses = append(spuriousLosses, lostPacket{PacketNumber: pn, SendTime: sendTime})
 		}
 	}
-	for _, pn := range spuriousLosses {
-		h.lostPackets.Delete(pn)
+	if len(spuriousLosses) == 0 {
+		return
+	}
+	h.timeThreshold.onSpuriousLoss(maxTimeReordering, max(h.rttStats.LatestRTT(), h.rttStats.SmoothedRTT()))
+	for _, p := range spuriousLosses {
+		if h.hook != nil {
+			h.hook.SpuriousLoss(ackTime, p.PacketNumber, p.SendTime)
+		}
+		h.lostPackets.Delete(p.PacketNumber)
 	}
 }
 
@@ -847,8 +854,7 @@ func (h *sentPacketHandler) detectLostPackets(now monotime.Time, encLevel protoc
 	pnSpace := h.getPacketNumberSpace(encLevel)
 	pnSpace.lossTime = 0
 
-	maxRTT := float64(max(h.rttStats.LatestRTT(), h.rttStats.SmoothedRTT()))
-	lossDelay := time.Duration(timeThreshold * maxRTT)
+	lossDelay := h.timeThreshold.lossDelay(max(h.rttStats.LatestRTT(), h.rttStats.SmoothedRTT()))
 
 	// Minimum time of granularity before packets are deemed lost.
 	lossDelay = max(lossDelay, protocol.TimerGranularity)
@@ -857,6 +863,7 @@ func (h *sentPacketHandler) detectLostPackets(now monotime.Time, encLevel protoc
 	lostSendTime := now.Add(-lossDelay)
 
 	priorInFlight := h.bytesInFlight
+	var declaredLost bool
 	for pn, p := range pnSpace.history.Packets() {
 		if pn > pnSpace.largestAcked {
 			break
@@ -909,6 +916,7 @@ func (h *sentPacketHandler) detectLostPackets(now monotime.Time, encLevel protoc
 			}
 			pnSpace.history.DeclareLost(pn)
 			if !p.isPathProbePacket && p.IsAckEliciting() {
+				declaredLost = true
 				// the bytes in flight need to be reduced no matter if the frames in this packet will be retransmitted
 				h.removeFromBytesInFlight(p)
 				h.queueFramesForRetransmission(p)
@@ -920,6 +928,9 @@ func (h *sentPacketHandler) detectLostPackets(now monotime.Time, encLevel protoc
 				}
 			}
 		}
+	}
+	if declaredLost && encLevel == protocol.Encryption1RTT {
+		h.timeThreshold.onPacketsLost()
 	}
 }
 

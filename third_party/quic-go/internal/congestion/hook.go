@@ -69,6 +69,17 @@ type HookController = interface {
 	Info() HookInfo
 }
 
+// HookSpuriousLossController is optional for a HookController: one that
+// has this method is told when a packet it was told was lost is
+// acknowledged after all, so it can undo its response to that loss.
+// sentTime is the packet's send time, now the ACK's receive time less its
+// ACK delay (monotime.Time both). A new interface rather than a method of
+// HookController keeps the factory's type, and so applications built
+// before it, unchanged.
+type HookSpuriousLossController = interface {
+	OnSpuriousLoss(now, packetNumber, sentTime int64)
+}
+
 // Factory makes the controller of a new connection, and again of each new
 // path the connection migrates to. builtin makes quic-go's own sender
 // (NewReno if reno, else CUBIC) as a HookController, so an application can
@@ -150,6 +161,14 @@ func (h *Hook) EndOfEvent(now monotime.Time, largestAcked protocol.PacketNumber,
 	// The slices are reused: a controller must not keep them.
 	h.ev = HookAckEvent{Acked: h.ev.Acked[:0], Lost: h.ev.Lost[:0]}
 	h.hasEvent, h.rttSampled = false, false
+}
+
+// SpuriousLoss tells the controller, if it asks to be told, that packet pn,
+// declared lost before, was acknowledged.
+func (h *Hook) SpuriousLoss(now monotime.Time, pn protocol.PacketNumber, sentTime monotime.Time) {
+	if c, ok := h.c.(HookSpuriousLossController); ok {
+		c.OnSpuriousLoss(int64(now), int64(pn), int64(sentTime))
+	}
 }
 
 // OnRetransmissionTimeout tells the controller a probe timeout fired.
