@@ -19,13 +19,21 @@ import (
 // run serves an echo WebTransport endpoint on /wt with options.
 func run(t *testing.T, options ...string) *testcaddy.Site {
 	t.Helper()
+	return runQUIC(t, "", options...)
+}
+
+// runQUIC is run with the quic app's options quic.
+func runQUIC(t *testing.T, quic string, options ...string) *testcaddy.Site {
+	t.Helper()
 	s := testcaddy.NewSite(t)
 	testcaddy.Run(t, `{
 	admin `+s.Admin+`
 	servers {
 		protocols h1 h2
 	}
-	quic
+	quic {
+		`+quic+`
+	}
 }
 localhost:`+s.Port+` {
 	tls `+s.CertFile+` `+s.KeyFile+`
