@@ -18,14 +18,22 @@ import (
 )
 
 // connect opens one QUIC connection to the edge for many sessions.
-func connect(t *testing.T, ctx context.Context, s *testcaddy.Site) *webtransport.ClientConn {
+func connect(t testing.TB, ctx context.Context, s *testcaddy.Site) *webtransport.ClientConn {
+	t.Helper()
+	client, conn := dialConn(t, ctx, s)
+	t.Cleanup(func() { conn.CloseWithError(0, "") })
+	return client
+}
+
+// dialConn opens a QUIC connection to the edge, offering session flow
+// control.
+func dialConn(t testing.TB, ctx context.Context, s *testcaddy.Site) (*webtransport.ClientConn, *quic.Conn) {
 	t.Helper()
 	client, conn, err := wtclient.Connect(ctx, s.Addr(), &tls.Config{RootCAs: s.TLSConfig().RootCAs, ServerName: "localhost"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.CloseWithError(0, "") })
-	return client
+	return client, conn
 }
 
 // echoIsolated runs a stream, a unidirectional stream and a datagram
@@ -156,10 +164,7 @@ func TestSharedConnectionLeavesNoGoroutines(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	connectSessions := func(n int) *quic.Conn {
-		client, conn, err := wtclient.Connect(ctx, s.Addr(), &tls.Config{RootCAs: s.TLSConfig().RootCAs, ServerName: "localhost"}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		client, conn := dialConn(t, ctx, s)
 		for i := range n {
 			_, sess, err := client.Dial(ctx, s.URL("/wt"), nil)
 			if err != nil {
