@@ -88,31 +88,38 @@ func TestSessionsShareOneConnection(t *testing.T) {
 	}
 }
 
-// The per-connection cap refuses the next session with 429 and counts it;
-// the client's other connections and a freed place are not affected.
-func TestSessionCapPerConnection(t *testing.T) {
-	s := runQUIC(t, "webtransport_max_sessions_per_connection 2")
-	const series = `lastmile_webtransport_sessions_refused_total{reason="connection"}`
+// fillThenRefused opens n sessions on client, then checks that one more
+// gets 429 and is counted in series.
+func fillThenRefused(t *testing.T, ctx context.Context, s *testcaddy.Site, client *webtransport.ClientConn, n int, series string) []*webtransport.Session {
+	t.Helper()
 	refused := s.Metric(t, series)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	client := connect(t, ctx, s)
 	var open []*webtransport.Session
-	for i := range 2 {
+	for i := range n {
 		_, sess, err := client.Dial(ctx, s.URL("/wt"), nil)
 		if err != nil {
 			t.Fatalf("session %d: %v", i+1, err)
 		}
-		defer sess.CloseWithError(0, "")
+		t.Cleanup(func() { sess.CloseWithError(0, "") })
 		open = append(open, sess)
 	}
 	resp, _, err := client.Dial(ctx, s.URL("/wt"), nil)
 	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("third session on the connection: want 429, got %v, %v", resp, err)
+		t.Fatalf("session %d: want 429, got %v, %v", n+1, resp, err)
 	}
 	if got := s.Metric(t, series) - refused; got != 1 {
-		t.Errorf("refused{connection} grew by %v, want 1", got)
+		t.Errorf("%s grew by %v, want 1", series, got)
 	}
+	return open
+}
+
+// The per-connection cap refuses the next session with 429 and counts it;
+// the client's other connections and a freed place are not affected.
+func TestSessionCapPerConnection(t *testing.T) {
+	s := runQUIC(t, "webtransport_max_sessions_per_connection 2")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := connect(t, ctx, s)
+	open := fillThenRefused(t, ctx, s, client, 2, `lastmile_webtransport_sessions_refused_total{reason="connection"}`)
 	if err := echoIsolated(ctx, open[1], "second"); err != nil {
 		t.Errorf("a refusal disturbed an open session: %v", err)
 	}
@@ -136,25 +143,9 @@ func TestSessionCapPerConnection(t *testing.T) {
 // or not.
 func TestSessionLimitPerClientOnOneConnection(t *testing.T) {
 	s := run(t, "max_sessions_per_client 2")
-	const series = `lastmile_webtransport_sessions_refused_total{reason="limit"}`
-	refused := s.Metric(t, series)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	client := connect(t, ctx, s)
-	for i := range 2 {
-		_, sess, err := client.Dial(ctx, s.URL("/wt"), nil)
-		if err != nil {
-			t.Fatalf("session %d: %v", i+1, err)
-		}
-		defer sess.CloseWithError(0, "")
-	}
-	resp, _, err := client.Dial(ctx, s.URL("/wt"), nil)
-	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("third session of the client: want 429, got %v, %v", resp, err)
-	}
-	if got := s.Metric(t, series) - refused; got != 1 {
-		t.Errorf("refused{limit} grew by %v, want 1", got)
-	}
+	fillThenRefused(t, ctx, s, connect(t, ctx, s), 2, `lastmile_webtransport_sessions_refused_total{reason="limit"}`)
 }
 
 // Sessions that shared a connection leave no goroutine behind, on either
