@@ -9,9 +9,14 @@ import (
 	"github.com/quic-go/webtransport-go"
 )
 
+// SessionFlowControl is what Connect's connections offer each session:
+// webtransport-go carries several sessions on one connection only when
+// both sides offer WebTransport flow control.
+var SessionFlowControl = webtransport.Config{MaxIncomingStreams: 1 << 10, MaxIncomingUniStreams: 1 << 10, MaxIncomingData: 16 << 20}
+
 // Connect opens a QUIC connection to addr ready for WebTransport sessions
-// (HTTP/3, datagrams, partial delivery of reset streams), with quicConf's
-// other settings if given.
+// (HTTP/3, datagrams, partial delivery of reset streams, several sessions
+// where the server allows them), with quicConf's other settings if given.
 func Connect(ctx context.Context, addr string, tlsConf *tls.Config, quicConf *quic.Config) (*webtransport.ClientConn, *quic.Conn, error) {
 	tlsConf = tlsConf.Clone()
 	tlsConf.NextProtos = []string{http3.NextProtoH3}
@@ -24,7 +29,7 @@ func Connect(ctx context.Context, addr string, tlsConf *tls.Config, quicConf *qu
 	if err != nil {
 		return nil, nil, err
 	}
-	client, err := (&webtransport.Transport{}).NewClientConn(conn)
+	client, err := (&webtransport.Transport{Config: &SessionFlowControl}).NewClientConn(conn)
 	if err != nil {
 		conn.CloseWithError(0, "")
 		return nil, nil, err

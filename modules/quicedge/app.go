@@ -94,6 +94,20 @@ type App struct {
 	// QlogMaxSize bounds the bytes of qlog this app writes. Default 1 GiB.
 	QlogMaxSize int64 `json:"qlog_max_size,omitempty"`
 
+	// WebTransportMaxSessions bounds the WebTransport sessions one QUIC
+	// connection carries at once, 1 to 1024 (sessions.go). Default 16.
+	WebTransportMaxSessions int `json:"webtransport_max_sessions_per_connection,omitempty"`
+
+	// WebTransportSessionStreams is how many bidirectional, and how many
+	// unidirectional, streams a client may have open in one WebTransport
+	// session, 1 to max_incoming_streams. Default max_incoming_streams.
+	WebTransportSessionStreams int64 `json:"webtransport_session_max_streams,omitempty"`
+
+	// WebTransportSessionData is how many bytes a client may send on one
+	// session's streams ahead of the session's reading, 1 to 1 GiB.
+	// Default 4 MiB.
+	WebTransportSessionData int64 `json:"webtransport_session_max_data,omitempty"`
+
 	allowEarly caddyhttp.MatcherSets
 	qlog       *qlogdir.Dir
 	bindings   []*binding
@@ -147,6 +161,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if a.CongestionControl == "" {
 		a.CongestionControl = defaultController()
 	}
+	a.provisionSessionLimits()
 	if err := a.provisionQlog(); err != nil {
 		return err
 	}
@@ -252,6 +267,9 @@ func (a *App) Validate() error {
 		return fmt.Errorf("quic: initial_packet_size %d: want 1200 to 65535", a.InitialPacketSize)
 	case a.QlogMaxSize < 0:
 		return fmt.Errorf("quic: qlog_max_size %d: must be positive", a.QlogMaxSize)
+	}
+	if err := a.checkSessionLimits(); err != nil {
+		return err
 	}
 	return a.checkCongestionControl()
 }

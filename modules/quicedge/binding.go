@@ -46,9 +46,13 @@ func newBinding(a *App, name string, srv *caddyhttp.Server, network, hostport, p
 		EnableDatagrams: a.datagrams(),
 		IdleTimeout:     time.Duration(a.ConnIdleTimeout),
 		MaxHeaderBytes:  srv.MaxHeaderBytes,
+		ConnContext: func(ctx context.Context, _ *quic.Conn) context.Context {
+			return context.WithValue(ctx, connSessionsKey, new(connSessions))
+		},
 	}
 	b.wt = &webtransport.Server{
-		H3: b.h3,
+		H3:     b.h3,
+		Config: a.sessionFlowControl(),
 		// The webtransport handler checks origins inside the route, where
 		// it can answer with a clear status and count the refusal.
 		CheckOrigin: func(*http.Request) bool { return true },
@@ -134,6 +138,10 @@ func (b *binding) watchHandshake(conn *quic.Conn) {
 type h3Request struct {
 	w  http.ResponseWriter
 	wt *webtransport.Server
+	// The sessions open on the request's connection, and the current
+	// config's cap on them.
+	sessions    *connSessions
+	maxSessions int
 }
 
 // serveHTTP hands an HTTP/3 request to the current config's Caddy server
@@ -158,7 +166,11 @@ func (b *binding) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		metrics.earlyRequests.WithLabelValues("accepted").Inc()
 	}
-	ctx := context.WithValue(r.Context(), h3RequestKey, &h3Request{w: w, wt: b.wt})
+	ctx := context.WithValue(r.Context(), h3RequestKey, &h3Request{
+		w: w, wt: b.wt,
+		sessions:    r.Context().Value(connSessionsKey).(*connSessions),
+		maxSessions: cur.app.WebTransportMaxSessions,
+	})
 	// The server's front (a fast cache hit path) or the server itself.
 	frontdoor.Handler(cur.server).ServeHTTP(w, r.WithContext(ctx))
 }

@@ -36,6 +36,9 @@ func init() {
 //		congestion_control bbr|cubic|reno
 //		qlog_dir <path>
 //		qlog_max_size <size>
+//		webtransport_max_sessions_per_connection <n>
+//		webtransport_session_max_streams <n>
+//		webtransport_session_max_data <size>
 //	}
 func parseGlobalOption(d *caddyfile.Dispenser, _ any) (any, error) {
 	app := new(App)
@@ -86,12 +89,34 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return err
 			}
 			a.KeepAlivePeriod = dur
-		case "max_incoming_streams":
+		case "max_incoming_streams", "webtransport_session_max_streams", "webtransport_max_sessions_per_connection":
 			n, err := intArg(d)
 			if err != nil {
 				return err
 			}
-			a.MaxIncomingStreams = n
+			switch opt {
+			case "max_incoming_streams":
+				a.MaxIncomingStreams = n
+			case "webtransport_session_max_streams":
+				a.WebTransportSessionStreams = n
+			default:
+				if n > maxSessionsPerConn {
+					return d.Errf("webtransport_max_sessions_per_connection %d: want 1 to %d", n, maxSessionsPerConn)
+				}
+				a.WebTransportMaxSessions = int(n)
+			}
+		case "webtransport_session_max_data":
+			if !d.NextArg() {
+				return d.ArgErr()
+			}
+			size, err := humanize.ParseBytes(d.Val())
+			if err != nil || size > maxSessionData {
+				return d.Errf("webtransport_session_max_data %s: want a size up to 1GiB, such as 4MiB", d.Val())
+			}
+			a.WebTransportSessionData = int64(size)
+			if d.NextArg() {
+				return d.ArgErr()
+			}
 		case "initial_packet_size":
 			n, err := intArg(d)
 			if err != nil {

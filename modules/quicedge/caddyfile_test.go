@@ -23,6 +23,8 @@ func TestCaddyfileErrors(t *testing.T) {
 		{"argument on option", "quic now {\n}", "wrong argument count"},
 		{"unknown controller", "quic {\n\tcongestion_control vegas\n}", `congestion_control "vegas": want one of [bbr cubic reno]`},
 		{"bad qlog size", "quic {\n\tqlog_max_size lots\n}", "want a size such as 512MiB"},
+		{"bad session data size", "quic {\n\twebtransport_session_max_data lots\n}", "want a size up to 1GiB, such as 4MiB"},
+		{"too many sessions per connection", "quic {\n\twebtransport_max_sessions_per_connection 5000\n}", "want 1 to 1024"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := adapttest.Error(t, "{\n"+tc.option+"\n}\nexample.com {\n\trespond hi\n}\n")

@@ -3,8 +3,13 @@ package quicedge_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/internal/wtclient"
@@ -46,5 +51,42 @@ func TestReloadHandsConnectionsToTheNewConfig(t *testing.T) {
 	echo("after the reload")
 	if body := get(t, s.H3Client(t, nil), s.URL("/")); body != "config B" {
 		t.Fatalf("a new connection after the reload: %q", body)
+	}
+}
+
+// A connection's sessions count across a reload: a connection accepted
+// under config A opens more sessions under config B, up to B's cap, and
+// the sessions it opened under A count toward that cap.
+func TestReloadKeepsSessionsPerConnection(t *testing.T) {
+	s := testcaddy.NewSite(t)
+	testcaddy.Run(t, siteConfig(s, `respond "config A"`))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client, conn, err := wtclient.Connect(ctx, s.Addr(), &tls.Config{RootCAs: s.TLSConfig().RootCAs, ServerName: "localhost"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseWithError(0, "")
+	dial := func() (*http.Response, *webtransport.Session, error) { return client.Dial(ctx, s.URL("/wt"), nil) }
+	_, before, err := dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer before.CloseWithError(0, "")
+
+	capped := strings.Replace(siteConfig(s, `respond "config B"`), "grace_period 1s", "grace_period 1s\n\t\twebtransport_max_sessions_per_connection 2", 1)
+	testcaddy.Run(t, capped)
+	_, after, err := dial()
+	if err != nil {
+		t.Fatalf("second session, after the reload: %v", err)
+	}
+	defer after.CloseWithError(0, "")
+	for _, sess := range []*webtransport.Session{before, after} {
+		if got, err := wtclient.EchoStream(ctx, sess, []byte("hi")); err != nil || string(got) != "hi" {
+			t.Fatalf("echo: %q, %v", got, err)
+		}
+	}
+	if resp, _, err := dial(); err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("third session under a cap of 2: want 429, got %v, %v", resp, err)
 	}
 }

@@ -53,6 +53,11 @@ func TestValidateRefusesInvalidJSON(t *testing.T) {
 		{"negative keep-alive other than off", app(`"keep_alive": "-5s"`), "keep_alive -5s: want a positive duration, or -1 (off)"},
 		{"negative conn idle timeout", app(`"conn_idle_timeout": "-2m"`), "conn_idle_timeout -2m0s: want a positive duration"},
 		{"negative grace period", app(`"grace_period": "-1s"`), "grace_period -1s: want a positive duration"},
+		{"no sessions per connection", app(`"webtransport_max_sessions_per_connection": -1`), "webtransport_max_sessions_per_connection -1: want 1 to 1024"},
+		{"too many sessions per connection", app(`"webtransport_max_sessions_per_connection": 5000`), "webtransport_max_sessions_per_connection 5000: want 1 to 1024"},
+		{"session streams above the connection's", app(`"max_incoming_streams": 10, "webtransport_session_max_streams": 11`), "webtransport_session_max_streams 11: want 1 to max_incoming_streams (10)"},
+		{"negative session data", app(`"webtransport_session_max_data": -1`), "webtransport_session_max_data -1: want 1 to 1073741824 bytes"},
+		{"session data above 1 GiB", app(`"webtransport_session_max_data": 2147483648`), "webtransport_session_max_data 2147483648: want 1 to 1073741824 bytes"},
 		{"negative alt_svc max age", testcaddy.HTTPHandlerConfig(t, `{"handler": "alt_svc", "max_age": "-1h"}`), "alt_svc: max_age must not be negative"},
 	})
 }

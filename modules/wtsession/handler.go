@@ -123,16 +123,30 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	if !sessionsPerClient.Acquire(client, h.MaxSessionsPerClient) {
 		return h.refuse("limit", http.StatusTooManyRequests, "too many sessions from this client")
 	}
-	prepared, err := h.prepare(r)
+	// Before preparing, which may cost an upstream session.
+	releaseConn, err := quicedge.ReserveSession(r)
 	if err != nil {
 		sessionsPerClient.Release(client)
+		if errors.Is(err, quicedge.ErrConnSessionLimit) {
+			return h.refuse("connection", http.StatusTooManyRequests, "too many sessions on this connection")
+		}
+		h.logger.Debug("webtransport upgrade failed", zap.Error(err))
+		return h.refuse("upgrade", http.StatusBadRequest, "webtransport upgrade failed")
+	}
+	release := func() {
+		releaseConn()
+		sessionsPerClient.Release(client)
+	}
+	prepared, err := h.prepare(r)
+	if err != nil {
+		release()
 		metrics.refused.WithLabelValues("session").Inc()
 		return err
 	}
 	sess, err := quicedge.UpgradeWebTransport(r)
 	if err != nil {
 		prepared.Abort()
-		sessionsPerClient.Release(client)
+		release()
 		h.logger.Debug("webtransport upgrade failed", zap.Error(err))
 		return h.refuse("upgrade", http.StatusBadRequest, "webtransport upgrade failed")
 	}
@@ -141,7 +155,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	go func() {
 		defer func() {
 			metrics.open.Dec()
-			sessionsPerClient.Release(client)
+			release()
 		}()
 		s := newSession(sess, r, time.Duration(h.IdleTimeout))
 		defer s.stopIdleTimer()

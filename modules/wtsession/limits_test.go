@@ -17,7 +17,13 @@ import (
 )
 
 // run serves an echo WebTransport endpoint on /wt with options.
-func run(t *testing.T, options ...string) *testcaddy.Site {
+func run(t testing.TB, options ...string) *testcaddy.Site {
+	t.Helper()
+	return runQUIC(t, "", options...)
+}
+
+// runQUIC is run with the quic app's options quic.
+func runQUIC(t testing.TB, quic string, options ...string) *testcaddy.Site {
 	t.Helper()
 	s := testcaddy.NewSite(t)
 	testcaddy.Run(t, `{
@@ -25,7 +31,9 @@ func run(t *testing.T, options ...string) *testcaddy.Site {
 	servers {
 		protocols h1 h2
 	}
-	quic
+	quic {
+		`+quic+`
+	}
 }
 localhost:`+s.Port+` {
 	tls `+s.CertFile+` `+s.KeyFile+`

@@ -18,6 +18,6 @@ var metrics = struct {
 	}),
 	refused: prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: "lastmile", Subsystem: "webtransport", Name: "sessions_refused_total",
-		Help: "WebTransport session requests refused, by reason (origin, limit, session: refused by the session module, upgrade).",
+		Help: "WebTransport session requests refused, by reason (origin, limit: per client, connection: per QUIC connection, session: refused by the session module, upgrade).",
 	}, []string{"reason"}),
 }

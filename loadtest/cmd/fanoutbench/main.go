@@ -68,7 +68,7 @@ func main() {
 	edgeBin := flag.String("edge", "loadtest/bin/lastmile", "the lastmile binary")
 	caddyfile := flag.String("config", "loadtest/live.Caddyfile", "the edge's Caddyfile")
 	steps := flag.String("sessions", "1000,2500,5000,10000", "session counts, one run each")
-	perConn := flag.Int("per-conn", 1, "sessions per QUIC connection (the edge takes one: see docs/BENCHMARKS.md)")
+	perConn := flag.Int("per-conn", 1, "sessions per QUIC connection (the edge takes up to its quic app's webtransport_max_sessions_per_connection, 16 by default)")
 	window := flag.Duration("window", 20*time.Second, "measurement window per step")
 	flag.Parse()
 
