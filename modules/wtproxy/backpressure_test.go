@@ -9,6 +9,7 @@ import (
 
 	"github.com/quic-go/quic-go"
 
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/internal/testcert"
 )
 
@@ -53,7 +54,7 @@ func TestSlowReaderStopsWriter(t *testing.T) {
 	// Wait until the writer is stopped: no progress for half a second
 	// (50 polls, 10 ms apart).
 	last, still := int64(-1), 0
-	eventually(t, 20*time.Second, "the writer stalls", func() bool {
+	testcaddy.Eventually(t, 20*time.Second, "the writer stalls", func() bool {
 		if w := written.Load(); w != last {
 			last, still = w, 0
 			return false

@@ -216,18 +216,6 @@ func (e *edge) metric(t testing.TB, series string) float64 {
 	return testcaddy.Metric(t, "127.0.0.1:"+e.admin, series)
 }
 
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // receive takes one value from ch within a deadline.
 func receive[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()

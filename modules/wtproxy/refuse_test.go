@@ -11,6 +11,7 @@ import (
 
 	"github.com/quic-go/webtransport-go"
 
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/internal/testcert"
 	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
@@ -97,11 +98,11 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 	wtclient.EchoStream(ctx, s, []byte("warm"))
 	s.CloseWithError(0, "")
 	receive(t, up.closed, "warm-up session's end")
-	eventually(t, 5*time.Second, "warm-up session relay ended", func() bool {
+	testcaddy.Eventually(t, 5*time.Second, "warm-up session relay ended", func() bool {
 		return e.metric(t, "lastmile_webtransport_proxy_sessions_open") == 0
 	})
 	e.closeClients()
-	eventually(t, 5*time.Second, "warm-up client connection closed", func() bool {
+	testcaddy.Eventually(t, 5*time.Second, "warm-up client connection closed", func() bool {
 		return e.metric(t, "lastmile_quic_connections_open") == 0
 	})
 	base := runtime.NumGoroutine()
@@ -126,7 +127,7 @@ func TestNoGoroutineLeftBehind(t *testing.T) {
 		}
 	}
 	e.closeClients()
-	eventually(t, 10*time.Second, "goroutines back to the baseline", func() bool {
+	testcaddy.Eventually(t, 10*time.Second, "goroutines back to the baseline", func() bool {
 		return runtime.NumGoroutine() <= base
 	})
 	if open := e.metric(t, "lastmile_webtransport_proxy_sessions_open"); open != 0 {

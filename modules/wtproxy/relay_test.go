@@ -11,6 +11,7 @@ import (
 
 	"github.com/quic-go/webtransport-go"
 
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
@@ -88,7 +89,7 @@ func TestRelayPropagatesStreamErrorCodes(t *testing.T) {
 	}
 	// The upstream stopped reading with 0x42: writes fail with it, without
 	// the browser having to write first for the relay to notice.
-	eventually(t, 10*time.Second, "browser's write fails with STOP_SENDING 0x42", func() bool {
+	testcaddy.Eventually(t, 10*time.Second, "browser's write fails with STOP_SENDING 0x42", func() bool {
 		_, err := in.Write([]byte("more"))
 		return errors.As(err, &se) && se.ErrorCode == 0x42
 	})
