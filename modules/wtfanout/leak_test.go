@@ -48,7 +48,7 @@ func TestNoGoroutinesLeftAfterSessions(t *testing.T) {
 		}
 	}
 	const tolerance = 3
-	peak := runtime.NumGoroutine()
+	gone := runtime.NumGoroutine()
 	var now int
 	deadline := time.Now().Add(10 * time.Second)
 	for now = runtime.NumGoroutine(); now > baseline+tolerance && time.Now().Before(deadline); now = runtime.NumGoroutine() {
@@ -58,5 +58,5 @@ func TestNoGoroutinesLeftAfterSessions(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		t.Fatalf("%d goroutines, %d before the sessions:\n%s", now, baseline, buf[:runtime.Stack(buf, true)])
 	}
-	t.Logf("goroutines: %d before the sessions, %d when they were gone, %d at the end", baseline, peak, now)
+	t.Logf("goroutines: %d before the sessions, %d when they were gone, %d at the end", baseline, gone, now)
 }
