@@ -142,11 +142,12 @@ func (o *origin) dropAll(channel string) {
 func startEdge(t testing.TB, o *origin, options string) *testcaddy.Site {
 	t.Helper()
 	site := testcaddy.NewSite(t)
-	testcaddy.Run(t, edgeConfig(site, o, options))
+	testcaddy.Run(t, edgeConfig(site, o, options, "not fan-out"))
 	return site
 }
 
-func edgeConfig(site *testcaddy.Site, o *origin, options string) string {
+// edgeConfig is startEdge's Caddyfile; other paths answer 404 with body.
+func edgeConfig(site *testcaddy.Site, o *origin, options, body string) string {
 	return fmt.Sprintf(`{
 	admin %s
 	persist_config off
@@ -164,14 +165,15 @@ localhost:%s {
 			%s
 		}
 	}
-	respond "not fan-out" 404
+	respond %q 404
 }
-`, site.Admin, site.Port, site.CertFile, site.KeyFile, o.template(), options)
+`, site.Admin, site.Port, site.CertFile, site.KeyFile, o.template(), options, body)
 }
 
 // fanClient is a browser's fan-out session.
 type fanClient struct {
 	t    testing.TB
+	tr   *webtransport.Transport
 	s    *webtransport.Session
 	ctrl *webtransport.Stream
 	r    *bufio.Reader
@@ -208,7 +210,14 @@ func dialFanoutWindow(t testing.TB, ctx context.Context, site *testcaddy.Site, w
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fanClient{t: t, s: s, ctrl: ctrl, r: bufio.NewReader(ctrl)}
+	return &fanClient{t: t, tr: d, s: s, ctrl: ctrl, r: bufio.NewReader(ctrl)}
+}
+
+// close ends the session and the client's QUIC connection, as a browser
+// tab that goes away.
+func (c *fanClient) close() {
+	c.s.CloseWithError(0, "")
+	c.tr.Close()
 }
 
 func (c *fanClient) send(frame string) {

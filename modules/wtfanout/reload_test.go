@@ -1,0 +1,88 @@
+package wtfanout
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+)
+
+// reload loads caddyfile in place of the running config, as the admin
+// API's POST /load does.
+func reload(t *testing.T, caddyfile string) {
+	t.Helper()
+	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
+	if err != nil {
+		t.Fatalf("adapting:\n%s\n%v", caddyfile, err)
+	}
+	if err := caddy.Load(js, true); err != nil {
+		t.Fatalf("reloading: %v", err)
+	}
+}
+
+// otherPath is what the edge answers off the fan-out path: the body names
+// the config that runs.
+func otherPath(t *testing.T, site *testcaddy.Site) string {
+	t.Helper()
+	resp, err := site.H3Client(t, nil).Get(site.URL("/other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return string(body)
+}
+
+// A reload that keeps the fan-out's settings keeps its hub: the session,
+// its subscription and the one upstream stream carry on, every event
+// delivered once and in order.
+func TestReloadKeepsSubscriptions(t *testing.T) {
+	const options = "replay 16"
+	o, site, ctx := fixture(t, options)
+	c := dialFanout(t, ctx, site)
+	es := c.subscribe(ctx, "feed", "")
+	eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("feed") == 1 })
+	o.emitN("feed", 3)
+	es.expect("1", "2", "3")
+
+	reload(t, edgeConfig(site, o, options, "reloaded"))
+	if got := otherPath(t, site); got != "reloaded" {
+		t.Fatalf("after the reload the edge answers %q, want the new config's body", got)
+	}
+
+	o.emitN("feed", 3)
+	es.expect("4", "5", "6")
+	if n := o.requestCount("feed"); n != 1 {
+		t.Errorf("the origin saw %d requests for the channel, want 1", n)
+	}
+	if n := o.open("feed"); n != 1 {
+		t.Errorf("the origin serves %d streams of the channel, want 1", n)
+	}
+
+	// A reload that changes the settings starts a new hub; the old one's
+	// channels end with status failed, its sessions can no longer
+	// subscribe, and a new session resumes on the new hub.
+	reload(t, edgeConfig(site, o, "replay 8", "changed"))
+	if r := c.reply(); r.Op != "status" || r.Channel != "feed" || r.State != stateFailed {
+		t.Fatalf("after a reload with new settings: %+v, want status failed for feed", r)
+	}
+	eventually(t, 5*time.Second, "the old hub's upstream stream closed", func() bool { return o.open("feed") == 0 })
+	c.send(`{"op":"subscribe","channel":"feed"}`)
+	if r := c.reply(); r.Op != "error" || r.Code != codeUnavailable {
+		t.Fatalf("subscribing on a session of the old config: %+v, want error unavailable", r)
+	}
+	// The new hub keeps nothing of the old one: it asks the origin anew,
+	// without Last-Event-ID, and this origin answers with its whole log.
+	fresh := dialFanout(t, ctx, site)
+	es2 := fresh.subscribe(ctx, "feed", "")
+	eventually(t, 5*time.Second, "the new hub serving the channel", func() bool { return o.open("feed") == 1 })
+	o.emitN("feed", 1)
+	es2.expect("1", "2", "3", "4", "5", "6", "7")
+	if n := o.requestCount("feed"); n != 2 {
+		t.Errorf("the origin saw %d requests for the channel, want 2: one per hub", n)
+	}
+}
