@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/quic-go/webtransport-go"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // Each kind of bad control frame gets its error code and the session
@@ -83,7 +85,7 @@ func TestSubscriptionLimits(t *testing.T) {
 	if r := b.reply(); r.Code != codeTooMany || !strings.Contains(r.Message, "client address") {
 		t.Fatalf("6th subscription of a client: %+v", r)
 	}
-	eventually(t, 5*time.Second, "the origin serving the 5 channels", func() bool {
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the 5 channels", func() bool {
 		return o.open("a1")+o.open("a2")+o.open("a3")+o.open("b1")+o.open("b2") == 5
 	})
 	if o.requestCount("a4")+o.requestCount("b3") != 0 {

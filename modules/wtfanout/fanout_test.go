@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // Many sessions on one channel share one origin stream, and each gets
@@ -16,7 +18,7 @@ func TestFanoutOneOriginStreamManySessions(t *testing.T) {
 	for i := range sessions {
 		streams[i] = dialFanout(t, ctx, site).subscribe(ctx, "news", "")
 	}
-	eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("news") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("news") == 1 })
 	o.emitN("news", events)
 	ids := make([]string, events)
 	for i := range ids {

@@ -309,18 +309,6 @@ func (o *origin) emitN(channel string, n int) {
 	}
 }
 
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %v: %s", within, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func fixture(t *testing.T, options string) (*origin, *testcaddy.Site, context.Context) {
 	t.Helper()
 	o := startOrigin(t)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // The same channel as plain SSE on the fan-out path, over HTTP/1.1,
@@ -16,7 +18,7 @@ import (
 func TestPlainSSEOnTheSamePath(t *testing.T) {
 	o, site, ctx := fixture(t, "replay 2")
 	wt := dialFanout(t, ctx, site).subscribe(ctx, "news", "")
-	eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("news") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("news") == 1 })
 	o.emitN("news", 3)
 	wt.expect("1", "2", "3")
 

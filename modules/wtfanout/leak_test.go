@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // Sessions that subscribe, unsubscribe and go away leave nothing behind
@@ -20,9 +22,9 @@ func TestNoGoroutinesLeftAfterSessions(t *testing.T) {
 	// long-lived goroutines, which the baseline must include.
 	warm := dialFanout(t, ctx, site)
 	warm.subscribe(ctx, "warm", "")
-	eventually(t, 5*time.Second, "the origin serving the warm-up channel", func() bool { return o.open("warm") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the warm-up channel", func() bool { return o.open("warm") == 1 })
 	warm.close()
-	eventually(t, 10*time.Second, "the warm-up session and channel gone", func() bool { return idle() && o.open("warm") == 0 })
+	testcaddy.Eventually(t, 10*time.Second, "the warm-up session and channel gone", func() bool { return idle() && o.open("warm") == 0 })
 	runtime.GC()
 	baseline := runtime.NumGoroutine()
 
@@ -31,7 +33,7 @@ func TestNoGoroutinesLeftAfterSessions(t *testing.T) {
 		a, b := "a"+strconv.Itoa(i%2), "b"+strconv.Itoa(i)
 		esA := c.subscribe(ctx, a, "")
 		c.subscribe(ctx, b, "")
-		eventually(t, 5*time.Second, "the origin serving "+a, func() bool { return o.open(a) == 1 })
+		testcaddy.Eventually(t, 5*time.Second, "the origin serving "+a, func() bool { return o.open(a) == 1 })
 		o.emit(a, "event x")
 		if ev := esA.next(); ev.Data != "event x" {
 			t.Fatalf("got %+v", ev)
@@ -39,7 +41,7 @@ func TestNoGoroutinesLeftAfterSessions(t *testing.T) {
 		c.send(`{"op":"unsubscribe","channel":"` + b + `"}`)
 		c.close()
 	}
-	eventually(t, 10*time.Second, "no session, channel or upstream stream left", idle)
+	testcaddy.Eventually(t, 10*time.Second, "no session, channel or upstream stream left", idle)
 	for i := range 5 {
 		for _, ch := range []string{"a" + strconv.Itoa(i%2), "b" + strconv.Itoa(i)} {
 			if n := o.open(ch); n != 0 {

@@ -3,6 +3,8 @@ package wtfanout
 import (
 	"testing"
 	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // When the origin drops the stream the edge reconnects with
@@ -19,7 +21,7 @@ func TestReconnectAfterOriginDrop(t *testing.T) {
 			o.ignoreLastEventID = careless
 			c := dialFanout(t, ctx, site)
 			es := c.subscribe(ctx, "feed", "")
-			eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("feed") == 1 })
+			testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("feed") == 1 })
 			o.emitN("feed", 3)
 			es.expect("1", "2", "3")
 			reconnects := site.Metric(t, "lastmile_fanout_upstream_reconnects_total")

@@ -45,7 +45,7 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	o, site, ctx := fixture(t, options)
 	c := dialFanout(t, ctx, site)
 	es := c.subscribe(ctx, "feed", "")
-	eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("feed") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("feed") == 1 })
 	o.emitN("feed", 3)
 	es.expect("1", "2", "3")
 
@@ -70,7 +70,7 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	if r := c.reply(); r.Op != "status" || r.Channel != "feed" || r.State != stateFailed {
 		t.Fatalf("after a reload with new settings: %+v, want status failed for feed", r)
 	}
-	eventually(t, 5*time.Second, "the old hub's upstream stream closed", func() bool { return o.open("feed") == 0 })
+	testcaddy.Eventually(t, 5*time.Second, "the old hub's upstream stream closed", func() bool { return o.open("feed") == 0 })
 	c.send(`{"op":"subscribe","channel":"feed"}`)
 	if r := c.reply(); r.Op != "error" || r.Code != codeUnavailable {
 		t.Fatalf("subscribing on a session of the old config: %+v, want error unavailable", r)
@@ -79,7 +79,7 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	// without Last-Event-ID, and this origin answers with its whole log.
 	fresh := dialFanout(t, ctx, site)
 	es2 := fresh.subscribe(ctx, "feed", "")
-	eventually(t, 5*time.Second, "the new hub serving the channel", func() bool { return o.open("feed") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the new hub serving the channel", func() bool { return o.open("feed") == 1 })
 	o.emitN("feed", 1)
 	es2.expect("1", "2", "3", "4", "5", "6", "7")
 	if n := o.requestCount("feed"); n != 2 {

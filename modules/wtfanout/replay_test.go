@@ -3,6 +3,8 @@ package wtfanout
 import (
 	"testing"
 	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // A late joiner gets the last `replay` events, then live ones; a client
@@ -10,7 +12,7 @@ import (
 func TestReplayAndResume(t *testing.T) {
 	o, site, ctx := fixture(t, "replay 3")
 	first := dialFanout(t, ctx, site).subscribe(ctx, "scores", "")
-	eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("scores") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("scores") == 1 })
 	o.emitN("scores", 5)
 	first.expect("1", "2", "3", "4", "5")
 

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
 // A subscriber that never reads fills only its own queue: the others get
@@ -18,7 +20,7 @@ func TestSlowConsumerDoesNotSlowOthers(t *testing.T) {
 	for i := range fast {
 		fast[i] = dialFanout(t, ctx, site).subscribe(ctx, "ticks", "")
 	}
-	eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("ticks") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("ticks") == 1 })
 	missed := site.Metric(t, `lastmile_fanout_events_missed_total{transport="webtransport"}`)
 
 	// The slow session's 64 KiB stream window fills after 16 events of
@@ -53,7 +55,7 @@ func TestSlowConsumerDoesNotSlowOthers(t *testing.T) {
 	if r.Op != "missed" || r.Channel != "ticks" || r.Count < 1 {
 		t.Fatalf("slow subscriber got %+v, want a missed count", r)
 	}
-	eventually(t, 5*time.Second, "missed events counted", func() bool {
+	testcaddy.Eventually(t, 5*time.Second, "missed events counted", func() bool {
 		return site.Metric(t, `lastmile_fanout_events_missed_total{transport="webtransport"}`) > missed
 	})
 }
@@ -63,7 +65,7 @@ func TestOverflowClose(t *testing.T) {
 	o, site, ctx := fixture(t, "queue 4\n\t\t\treplay 0\n\t\t\toverflow close")
 	slow := dialFanoutWindow(t, ctx, site, 64<<10)
 	slow.subscribe(ctx, "ticks", "")
-	eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("ticks") == 1 })
+	testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("ticks") == 1 })
 	big := string(make([]byte, 32<<10))
 	for range 200 {
 		o.emit("ticks", big)
@@ -71,7 +73,7 @@ func TestOverflowClose(t *testing.T) {
 	if r := slow.reply(); r.Op != "error" || r.Code != codeOverflow {
 		t.Fatalf("got %+v, want error overflow", r)
 	}
-	eventually(t, 5*time.Second, "the overflow counted", func() bool {
+	testcaddy.Eventually(t, 5*time.Second, "the overflow counted", func() bool {
 		return site.Metric(t, `lastmile_fanout_subscriptions_ended_total{reason="overflow"}`) >= 1
 	})
 }
