@@ -373,8 +373,8 @@ func (c *conn) Close() error {
 
 // movableLocked reports whether c is an HTTP/1.1 connection whose server
 // is done with it and whose client is not: either between two requests
-// (the client may be sending the next one now, and would meet a closed
-// socket), or holding a request the server read but closed on without
+// (the client may be sending the next one now, or have sent part of it,
+// and would meet a closed socket), or holding a request the server read but closed on without
 // answering it or reading on, which net/http does to requests it reads
 // while shutting down: no handler saw it, so another server may answer
 // it. c.mu is held.
@@ -382,8 +382,16 @@ func (c *conn) movableLocked() bool {
 	if c.proto != protoHTTP1 || c.overflow {
 		return false
 	}
+	if c.state == http.StateIdle {
+		// Between requests, whatever the server read since its last
+		// write is the next request, which no handler has seen: its
+		// first bytes (net/http's background read takes one while it
+		// flushes a response, before a server shutting down closes),
+		// or a head it was still reading.
+		return true
+	}
 	if len(c.unanswered) == 0 {
-		return c.state == http.StateIdle
+		return false
 	}
 	// Active, not hijacked: bytes on a hijacked connection are not HTTP.
 	return c.state == http.StateActive && !c.reading && c.dataCall == c.readCalls
