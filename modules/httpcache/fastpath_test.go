@@ -35,16 +35,7 @@ func TestFastPathAnswersAsTheRoute(t *testing.T) {
 	c := testcert.Write(t)
 	fastPort, slowPort, admin := testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreePort(t)
 	origin := hostPort(o.URL)
-	testcaddy.Run(t, fmt.Sprintf(`{
-	admin 127.0.0.1:%s
-	auto_https off
-	persist_config off
-	servers {
-		protocols h1 h2
-	}
-	quic
-}
-https://localhost:%s {
+	testcaddy.Run(t, tlsEdgeGlobals(admin)+fmt.Sprintf(`https://localhost:%s {
 	tls %s %s
 	edge_cache
 	reverse_proxy %s
@@ -57,7 +48,7 @@ https://localhost:%s {
 		reverse_proxy %s
 	}
 }
-`, admin, fastPort, c.CertFile, c.KeyFile, origin, slowPort, c.CertFile, c.KeyFile, origin))
+`, fastPort, c.CertFile, c.KeyFile, origin, slowPort, c.CertFile, c.KeyFile, origin))
 	fast := newTLSEdge(t, fastPort, "", c.Pool).testEdges()
 	slow := newTLSEdge(t, slowPort, "", c.Pool).testEdges()
 	adminURL := "127.0.0.1:" + admin

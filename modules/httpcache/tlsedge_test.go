@@ -39,7 +39,23 @@ func startTLSCache(t *testing.T, origin, options string) *tlsEdge {
 	c := testcert.Write(t)
 	certFile, keyFile, pool := c.CertFile, c.KeyFile, c.Pool
 	port, adminPort := testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreePort(t)
-	testcaddy.Run(t, fmt.Sprintf(`{
+	testcaddy.Run(t, tlsEdgeGlobals(adminPort)+fmt.Sprintf(`https://localhost:%s {
+	tls %s %s
+	edge_cache {
+%s
+	}
+	reverse_proxy %s
+}
+`, port, certFile, keyFile, options, origin))
+
+	return newTLSEdge(t, port, "http://127.0.0.1:"+adminPort, pool)
+}
+
+// tlsEdgeGlobals is the global options block of a TLS edge whose admin
+// endpoint is on adminPort: TCP serves HTTP/1.1 and HTTP/2, the quic app
+// HTTP/3.
+func tlsEdgeGlobals(adminPort string) string {
+	return fmt.Sprintf(`{
 	admin 127.0.0.1:%s
 	auto_https off
 	persist_config off
@@ -48,16 +64,7 @@ func startTLSCache(t *testing.T, origin, options string) *tlsEdge {
 	}
 	quic
 }
-https://localhost:%s {
-	tls %s %s
-	edge_cache {
-%s
-	}
-	reverse_proxy %s
-}
-`, adminPort, port, certFile, keyFile, options, origin))
-
-	return newTLSEdge(t, port, "http://127.0.0.1:"+adminPort, pool)
+`, adminPort)
 }
 
 // newTLSEdge has clients of each protocol for the edge on port.
