@@ -62,8 +62,8 @@ func (h *Handler) decide(r *http.Request) decision {
 		return d
 	}
 	d.now = h.now()
-	d.ttl = d.e.ttl(d.now)
 	age := d.e.age(d.now)
+	d.ttl = d.e.ttlAt(age)
 	if d.e.policy.freshFor(reqCC, age, d.ttl) {
 		d.verdict = verdictFresh
 		return d

@@ -60,10 +60,15 @@ func (e *entry) age(now time.Time) time.Duration {
 // ttl is how long the entry stays fresh from now (negative when stale).
 // A soft-purged entry is stale.
 func (e *entry) ttl(now time.Time) time.Duration {
+	return e.ttlAt(e.age(now))
+}
+
+// ttlAt is ttl for an entry of the given age.
+func (e *entry) ttlAt(age time.Duration) time.Duration {
 	if e.softPurged.Load() {
-		return min(-time.Nanosecond, e.policy.lifetime-e.age(now))
+		return min(-time.Nanosecond, e.policy.lifetime-age)
 	}
-	return e.policy.lifetime - e.age(now)
+	return e.policy.lifetime - age
 }
 
 // varyRecord is stored under a primary key and names the fields its
