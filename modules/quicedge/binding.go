@@ -138,9 +138,8 @@ func (b *binding) watchHandshake(conn *quic.Conn) {
 type h3Request struct {
 	w  http.ResponseWriter
 	wt *webtransport.Server
-	// The sessions open on the request's connection, and the current
-	// config's cap on them.
-	sessions    *connSessions
+	// The current config's cap on the sessions of the request's
+	// connection (counted in the connection's context: sessions.go).
 	maxSessions int
 }
 
@@ -168,7 +167,6 @@ func (b *binding) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := context.WithValue(r.Context(), h3RequestKey, &h3Request{
 		w: w, wt: b.wt,
-		sessions:    r.Context().Value(connSessionsKey).(*connSessions),
 		maxSessions: cur.app.WebTransportMaxSessions,
 	})
 	// The server's front (a fast cache hit path) or the server itself.

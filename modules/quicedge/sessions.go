@@ -83,7 +83,9 @@ func ReserveSession(r *http.Request) (release func(), err error) {
 	if !ok {
 		return nil, ErrNoWebTransport
 	}
-	c := h3r.sessions
+	// Looked up here, not for every HTTP/3 request: r's context derives
+	// from its connection's.
+	c := r.Context().Value(connSessionsKey).(*connSessions)
 	if c.n.Add(1) > int64(h3r.maxSessions) {
 		c.n.Add(-1)
 		return nil, ErrConnSessionLimit

@@ -19,6 +19,7 @@ import (
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/webtransport-go"
 
+	"github.com/lastmile-edge/lastmile/internal/sseorigin"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
@@ -98,7 +99,7 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func sseText(id int, data string) []byte {
-	return fmt.Appendf(nil, "id: %d\nevent: update\ndata: %s\n\n", id, strings.ReplaceAll(data, "\n", "\ndata: "))
+	return sseorigin.Format(sseorigin.Event{ID: strconv.Itoa(id), Name: "update", Data: data})
 }
 
 // emit appends an event to the channel and sends it to its connections;

@@ -5,24 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig"
-
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
-
-// reload loads caddyfile in place of the running config, as the admin
-// API's POST /load does.
-func reload(t *testing.T, caddyfile string) {
-	t.Helper()
-	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
-	if err != nil {
-		t.Fatalf("adapting:\n%s\n%v", caddyfile, err)
-	}
-	if err := caddy.Load(js, true); err != nil {
-		t.Fatalf("reloading: %v", err)
-	}
-}
 
 // otherPath is what the edge answers off the fan-out path: the body names
 // the config that runs.
@@ -49,7 +33,7 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	o.emitN("feed", 3)
 	es.expect("1", "2", "3")
 
-	reload(t, edgeConfig(site, o, options, "reloaded"))
+	testcaddy.Run(t, edgeConfig(site, o, options, "reloaded")) // a reload, as the admin API's POST /load
 	if got := otherPath(t, site); got != "reloaded" {
 		t.Fatalf("after the reload the edge answers %q, want the new config's body", got)
 	}
@@ -66,7 +50,7 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	// A reload that changes the settings starts a new hub; the old one's
 	// channels end with status failed, its sessions can no longer
 	// subscribe, and a new session resumes on the new hub.
-	reload(t, edgeConfig(site, o, "replay 8", "changed"))
+	testcaddy.Run(t, edgeConfig(site, o, "replay 8", "changed"))
 	if r := c.reply(); r.Op != "status" || r.Channel != "feed" || r.State != stateFailed {
 		t.Fatalf("after a reload with new settings: %+v, want status failed for feed", r)
 	}
