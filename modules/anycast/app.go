@@ -51,8 +51,6 @@ type App struct {
 	wake    chan struct{}
 	done    chan struct{}
 	lastRun *atomic.Int64 // unix nanos of the last evaluation, for liveness
-	// announced is what the speaker announces now, for the admin API.
-	announced *atomic.Bool
 }
 
 // CaddyModule returns the Caddy module information.
@@ -76,7 +74,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 		a.DrainTimeout = caddy.Duration(60 * time.Second)
 	}
 	a.gate.holdDown = time.Duration(a.HoldDown)
-	a.lastRun, a.announced = new(atomic.Int64), new(atomic.Bool)
+	a.lastRun = new(atomic.Int64)
 	a.stop, a.wake = make(chan struct{}), make(chan struct{}, 1)
 	return registerMetrics(ctx.GetMetricsRegistry())
 }
@@ -171,7 +169,6 @@ func (a *App) step(now time.Time) {
 			return
 		}
 	}
-	a.announced.Store(announce)
 	setAnnounced(announce)
 }
 

@@ -35,8 +35,8 @@ func evaluate(a *App, now time.Time) Status {
 		st.Reasons = append(st.Reasons, err.Error())
 	}
 	st.Ready = len(st.Reasons) == 0
-	if a != nil {
-		st.Announced = a.announced.Load() && a.speaker != nil
+	if a != nil && a.speaker != nil {
+		st.Announced = a.speaker.isAnnounced()
 	}
 	return st
 }
