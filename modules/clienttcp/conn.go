@@ -46,13 +46,13 @@ type conn struct {
 	state    http.ConnState // as the owner's ConnState hook last reported
 	owner    any            // the server that reported StateNew
 	deadline time.Time      // the read deadline the owner set
-	// HTTP/1.1 bytes the owner read since it last wrote, and the Read
-	// calls: a request the owner read and closed on, without answering
-	// or reading on, was dropped before any handler saw it.
+	// HTTP/1.1 bytes the owner read since it last wrote, and whether its
+	// last Read call brought some: a request the owner read and closed
+	// on, without answering or reading on, was dropped before any
+	// handler saw it.
 	unanswered []byte
-	overflow   bool // unanswered outgrew maxReplay
-	readCalls  int
-	dataCall   int    // the Read call that returned the last bytes
+	overflow   bool   // unanswered outgrew maxReplay
+	readData   bool   // the last Read call added to unanswered
 	unread     []byte // bytes a replaced server read and did not answer
 	reading    bool   // the owner is blocked in Read
 	// interrupted is closed when a Read that detach cut short returns.
@@ -104,12 +104,11 @@ func (c *conn) Read(p []byte) (int, error) {
 		c.mu.Unlock()
 		return c.Conn.Read(p)
 	}
-	c.readCalls++
-	call := c.readCalls
+	c.readData = false
 	if len(c.unread) > 0 {
 		n := copy(p, c.unread)
 		c.unread = c.unread[n:]
-		c.delivered(p[:n], call, false)
+		c.delivered(p[:n], false)
 		c.mu.Unlock()
 		return n, nil
 	}
@@ -129,7 +128,7 @@ func (c *conn) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	if n > 0 {
-		c.delivered(p[:n], call, true)
+		c.delivered(p[:n], true)
 	}
 	return n, err
 }
@@ -137,7 +136,7 @@ func (c *conn) Read(p []byte) (int, error) {
 // delivered follows what the owner read, fresh from the client or
 // replayed from a replaced server's handle, which observed it; c.mu is
 // held.
-func (c *conn) delivered(p []byte, call int, fresh bool) {
+func (c *conn) delivered(p []byte, fresh bool) {
 	if fresh {
 		c.observe(p)
 	}
@@ -149,7 +148,7 @@ func (c *conn) delivered(p []byte, call int, fresh bool) {
 		return
 	}
 	c.unanswered = append(c.unanswered, p...)
-	c.dataCall = call
+	c.readData = true
 }
 
 // observe follows the protocol and counts the requests; c.mu is held.
@@ -394,7 +393,7 @@ func (c *conn) movableLocked() bool {
 		return false
 	}
 	// Active, not hijacked: bytes on a hijacked connection are not HTTP.
-	return c.state == http.StateActive && !c.reading && c.dataCall == c.readCalls
+	return c.state == http.StateActive && !c.reading && c.readData
 }
 
 // detach takes c away from its server, cutting short a Read it is blocked
