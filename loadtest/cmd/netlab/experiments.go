@@ -542,7 +542,7 @@ func (s *site) smokeKeptRate(qdir string) error {
 	if _, err := s.pageLoads("h3", "warm", 8); err != nil {
 		return fmt.Errorf("smoke h3 kept: %w", err)
 	}
-	if _, err := s.qlogSummary(qdir, before, "h3 kept", true); err != nil { // waits for the edge to close the connection
+	if err := s.waitQUICClosed(); err != nil {
 		return err
 	}
 	traces, err := qlogstat.ReadDir(qdir)

@@ -171,23 +171,31 @@ func traceFiles(dir string) (map[string]bool, error) {
 	return out, err
 }
 
-// qlogSummary summarises the traces of the connections a variant opened
-// (those not in before), once the edge has closed them, as one row of the
-// qlog table. Kept connections skip their first page, which opened the
-// connection. A client's CONNECTION_CLOSE can be lost on a lossy link: the
-// edge then keeps the connection until its idle timeout (30 s), and its
-// trace is read as far as it was written after that wait.
-func (s *site) qlogSummary(dir string, before map[string]bool, variant string, kept bool) (string, error) {
+// waitQUICClosed waits until the edge has closed its QUIC connections, so
+// their traces are complete. A client's CONNECTION_CLOSE can be lost on a
+// lossy link: the edge then keeps the connection until its idle timeout
+// (30 s), and its trace is read as far as it was written after that wait.
+func (s *site) waitQUICClosed() error {
 	deadline := time.Now().Add(35 * time.Second)
 	for {
 		open, err := s.edgeMetric("lastmile_quic_connections_open")
 		if err != nil {
-			return "", err
+			return err
 		}
 		if open == 0 || time.Now().After(deadline) {
-			break
+			return nil
 		}
 		time.Sleep(100 * time.Millisecond) // polling the edge's gauge
+	}
+}
+
+// qlogSummary summarises the traces of the connections a variant opened
+// (those not in before), once the edge has closed them (waitQUICClosed),
+// as one row of the qlog table. Kept connections skip their first page,
+// which opened the connection.
+func (s *site) qlogSummary(dir string, before map[string]bool, variant string, kept bool) (string, error) {
+	if err := s.waitQUICClosed(); err != nil {
+		return "", err
 	}
 	traces, err := qlogstat.ReadDir(dir)
 	if err != nil {
