@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,11 +99,7 @@ type appOrigin struct {
 func startAppOrigin(t *testing.T) *appOrigin {
 	t.Helper()
 	cert := testcert.Write(t)
-	kp, err := tls.LoadX509KeyPair(cert.CertFile, cert.KeyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := wtorigin.Listen("127.0.0.1:0", kp, nil)
+	srv, err := wtorigin.Listen("127.0.0.1:0", cert.KeyPair, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -17,11 +18,13 @@ import (
 	"time"
 )
 
-// Cert is a certificate written to files, and the pool that trusts it.
+// Cert is a certificate written to files, the pool that trusts it, and
+// the key pair a server in the same process serves it with.
 type Cert struct {
 	CertFile, KeyFile string
 	Pool              *x509.CertPool
 	Cert              *x509.Certificate
+	KeyPair           tls.Certificate
 }
 
 // Write writes an ECDSA P-256 certificate for localhost, valid for 10 days
@@ -72,5 +75,6 @@ func WriteDir(dir string) (Cert, error) {
 		return Cert{}, err
 	}
 	c.Pool.AddCert(c.Cert)
+	c.KeyPair = tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: c.Cert}
 	return c, nil
 }

@@ -94,8 +94,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	kp, _ := tls.LoadX509KeyPair(cert.CertFile, cert.KeyFile)
-	wt, err := wtorigin.Listen("127.0.0.1:0", kp, nil)
+	wt, err := wtorigin.Listen("127.0.0.1:0", cert.KeyPair, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

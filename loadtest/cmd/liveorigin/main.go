@@ -8,7 +8,6 @@
 package main
 
 import (
-	"crypto/tls"
 	"encoding/json"
 	"flag"
 	"log"
@@ -47,11 +46,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	kp, err := tls.LoadX509KeyPair(cert.CertFile, cert.KeyFile)
-	if err != nil {
-		log.Fatal(err)
-	}
-	wt, err := wtorigin.Listen(*wtAddr, kp, nil)
+	wt, err := wtorigin.Listen(*wtAddr, cert.KeyPair, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -26,13 +26,7 @@ type edge struct {
 
 func startEdge(t *testing.T) *edge {
 	t.Helper()
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, "loadtest", "bin")
-	build(t, root, filepath.Join(bin, "lastmile"), "./edge")
-	build(t, filepath.Join(root, "loadtest", "k6"), filepath.Join(bin, "k6"), ".")
+	_, bin := buildBinaries(t)
 
 	https, http, origin, admin := freePort(t), freePort(t), freePort(t), freePort(t)
 	dir := t.TempDir()
@@ -82,6 +76,24 @@ func startProcess(t *testing.T, cmd *exec.Cmd, logPath string) {
 			t.Logf("%s:\n%s", filepath.Base(logPath), out)
 		}
 	})
+}
+
+// buildBinaries builds the edge, k6 with this extension and each of the
+// repository's commands cmds (such as ./loadtest/cmd/liveorigin) into
+// loadtest/bin, and returns the repository's root and that directory.
+func buildBinaries(t *testing.T, cmds ...string) (root, bin string) {
+	t.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(root, "loadtest", "bin")
+	build(t, root, filepath.Join(bin, "lastmile"), "./edge")
+	for _, cmd := range cmds {
+		build(t, root, filepath.Join(bin, filepath.Base(cmd)), cmd)
+	}
+	build(t, filepath.Join(root, "loadtest", "k6"), filepath.Join(bin, "k6"), ".")
+	return root, bin
 }
 
 func build(t *testing.T, dir, out, pkg string) {

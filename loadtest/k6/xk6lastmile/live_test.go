@@ -15,14 +15,7 @@ import (
 // own WebTransport application and live updates.
 func startLiveEdge(t *testing.T) *edge {
 	t.Helper()
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, "loadtest", "bin")
-	build(t, root, filepath.Join(bin, "lastmile"), "./edge")
-	build(t, root, filepath.Join(bin, "liveorigin"), "./loadtest/cmd/liveorigin")
-	build(t, filepath.Join(root, "loadtest", "k6"), filepath.Join(bin, "k6"), ".")
+	root, bin := buildBinaries(t, "./loadtest/cmd/liveorigin")
 
 	dir := t.TempDir()
 	origin := exec.Command(filepath.Join(bin, "liveorigin"), "-dir", dir, "-channels", "news", "-every", "100ms")
