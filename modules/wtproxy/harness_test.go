@@ -37,11 +37,7 @@ type upstream struct {
 // before it serves.
 func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit ...func(*webtransport.Server)) *upstream {
 	t.Helper()
-	kp, err := tls.LoadX509KeyPair(cert.CertFile, cert.KeyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := wtorigin.Listen("127.0.0.1:0", kp, quicConf)
+	srv, err := wtorigin.Listen("127.0.0.1:0", cert.KeyPair, quicConf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,12 +156,7 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 }
 
 func serverTLS(t *testing.T) *tls.Config {
-	c := testcert.Write(t)
-	cert, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"lab"}}
+	return &tls.Config{Certificates: []tls.Certificate{testcert.Write(t).KeyPair}, NextProtos: []string{"lab"}}
 }
 
 // A trace still being written ends in a partial record: what precedes it
