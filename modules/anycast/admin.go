@@ -79,7 +79,12 @@ func serveDrain(w http.ResponseWriter, r *http.Request) error {
 	if r.URL.Query().Get("wait") != "" {
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
-		for evaluate(current.Load(), time.Now()).DrainPhase != phaseDrained {
+		// Only the drain phase is awaited: the other inputs of readiness
+		// (a store probe, the origins) need not be read every tick.
+		for {
+			if phase, _ := currentDrainPhase(current.Load(), time.Now()); phase == phaseDrained {
+				break
+			}
 			select {
 			case <-r.Context().Done():
 				return r.Context().Err()

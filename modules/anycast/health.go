@@ -23,9 +23,9 @@ type Status struct {
 // reverse); a nil app means defaults.
 func evaluate(a *App, now time.Time) Status {
 	var st Status
-	if since, ok := drainState.since(); ok {
+	if phase, ok := currentDrainPhase(a, now); ok {
 		st.Draining = true
-		st.DrainPhase = drainPhase(a, now.Sub(since))
+		st.DrainPhase = phase
 		st.Reasons = append(st.Reasons, "draining (operator)")
 	}
 	if pools, reachable := originlink.Reachability(); pools > 0 && reachable == 0 {
@@ -49,6 +49,15 @@ const (
 	phaseFinishing = "finishing webtransport sessions"
 	phaseDrained   = "drained"
 )
+
+// currentDrainPhase is the drain's phase at now, if the node is draining.
+func currentDrainPhase(a *App, now time.Time) (string, bool) {
+	since, ok := drainState.since()
+	if !ok {
+		return "", false
+	}
+	return drainPhase(a, now.Sub(since)), true
+}
 
 func drainPhase(a *App, elapsed time.Duration) string {
 	wait, timeout := 30*time.Second, 60*time.Second
