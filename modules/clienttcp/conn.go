@@ -40,12 +40,15 @@ type conn struct {
 	net.Conn // the connection under client_tcp: *tls.Conn, or TCP
 	ln       *listener
 
-	mu       sync.Mutex
-	proto    protocol
-	matched  int            // bytes of the HTTP/2 preface matched so far
-	state    http.ConnState // as the owner's ConnState hook last reported
-	owner    any            // the server that reported StateNew
-	deadline time.Time      // the read deadline the owner set
+	mu      sync.Mutex
+	proto   protocol
+	matched int            // bytes of the HTTP/2 preface matched so far
+	state   http.ConnState // as the owner's ConnState hook last reported
+	owner   any            // the server that reported StateNew
+	// reported is closed by the owner's next state report (see
+	// awaitReportLocked), nil when no one waits for it.
+	reported chan struct{}
+	deadline time.Time // the read deadline the owner set
 	// HTTP/1.1 bytes the owner read since it last wrote, and whether its
 	// last Read call brought some: a request the owner read and closed
 	// on, without answering or reading on, was dropped before any
@@ -346,7 +349,45 @@ func (c *conn) setState(srv any, st http.ConnState) {
 	}
 	if c.owner == srv {
 		c.state = st
+		if c.reported != nil {
+			close(c.reported)
+			c.reported = nil
+		}
 	}
+}
+
+// stateReportLag bounds how long Close waits for a state report that may
+// be on its way (see awaitReportLocked): the report follows the state
+// change in the same goroutine, microseconds later, but a loaded machine
+// may deschedule that goroutine for a few time slices.
+const stateReportLag = 100 * time.Millisecond
+
+// awaitReportLocked waits, when Close may have overtaken the owner's
+// report that the connection went idle, until that report comes or
+// stateReportLag passes. net/http marks a connection idle after its
+// response, then runs the ConnState hooks; Shutdown, which closes idle
+// connections, can close it in between, when the state here still says
+// active with the request answered, and the client, which may be sending
+// its next request, would meet a closed socket. A close that the owner
+// itself makes after answering (Connection: close) has no report coming
+// and waits the whole bound, once, in a reload. c.mu is held (released
+// while waiting).
+func (c *conn) awaitReportLocked() {
+	if c.proto != protoHTTP1 || c.overflow || c.state != http.StateActive || len(c.unanswered) > 0 || c.reading {
+		return
+	}
+	if c.reported == nil {
+		c.reported = make(chan struct{})
+	}
+	reported := c.reported
+	c.mu.Unlock()
+	timer := time.NewTimer(stateReportLag)
+	select {
+	case <-reported:
+	case <-timer.C:
+	}
+	timer.Stop()
+	c.mu.Lock()
 }
 
 // Close closes the connection, unless its config is being replaced and
@@ -357,7 +398,16 @@ func (c *conn) Close() error {
 		c.mu.Unlock()
 		return nil
 	}
-	if next := c.ln.successor(); next != nil && c.movableLocked() {
+	next := c.ln.successor()
+	if next != nil {
+		c.awaitReportLocked()
+		if c.detached {
+			// A second Close, by the owner, came while waiting.
+			c.mu.Unlock()
+			return nil
+		}
+	}
+	if next != nil && c.movableLocked() {
 		if c.ln.handOver(c, next, c.detach()) {
 			return nil
 		}
