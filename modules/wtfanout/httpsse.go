@@ -75,7 +75,14 @@ type sseDeliverer struct {
 
 	mu       sync.Mutex
 	finished bool // the handler returned: the writer is no longer ours
+	ending   bool // the closing notice is being written, with its own deadline
 }
+
+// endNoticeTimeout bounds the write of the notice that ends a stream: the
+// subscription's end also interrupts the write in progress (deliver), and
+// may do so just before the notice; a client that reads gets it, one that
+// does not costs this much more.
+const endNoticeTimeout = time.Second
 
 // finish runs as the handler returns.
 func (d *sseDeliverer) finish() {
@@ -96,7 +103,7 @@ func (d *sseDeliverer) write(b []byte) error {
 func (d *sseDeliverer) interrupt() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.finished {
+	if !d.finished && !d.ending {
 		_ = d.rc.SetWriteDeadline(time.Now())
 	}
 }
@@ -113,6 +120,10 @@ func (d *sseDeliverer) missed(n int64) error {
 
 // end tells the client why the stream ends; the response then ends.
 func (d *sseDeliverer) end(code string) {
+	d.mu.Lock()
+	d.ending = true
+	_ = d.rc.SetWriteDeadline(time.Now().Add(endNoticeTimeout))
+	d.mu.Unlock()
 	if code == "" {
 		_ = d.status(stateFailed)
 		return

@@ -3,7 +3,9 @@ package wtfanout
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -87,4 +89,27 @@ func readFull(r *bufio.Reader, b []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// The end of a subscription interrupts the write in progress and then
+// writes the closing notice: the notice still reaches a client that
+// reads, whichever of the two comes first.
+func TestEndNoticeFollowsTheInterrupt(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		d := &sseDeliverer{w: w, rc: http.NewResponseController(w)}
+		defer d.finish()
+		d.interrupt()
+		d.end(codeUnknownChannel)
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if want := "event: lastmile-error\ndata: {\"code\":\"unknown_channel\"}\n\n"; err != nil || string(body) != want {
+		t.Fatalf("body %q, %v; want %q", body, err, want)
+	}
 }
