@@ -216,7 +216,11 @@ func (a *App) Start() error {
 	a.done = new(sync.WaitGroup)
 	reconnected := make(chan struct{}, 1)
 	opts = append(opts,
-		nats.ConnectHandler(func(*nats.Conn) { metrics.connected.Set(1); notify(reconnected) }),
+		// The first connect is no reconnect: the applier's first
+		// subscription waits for it (or retries each second), and a
+		// signal from it, which nats.go sends asynchronously, would
+		// subscribe a second time for nothing.
+		nats.ConnectHandler(func(*nats.Conn) { metrics.connected.Set(1) }),
 		nats.ReconnectHandler(func(*nats.Conn) {
 			metrics.connected.Set(1)
 			a.logger.Info("reconnected to NATS")

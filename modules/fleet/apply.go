@@ -71,6 +71,12 @@ func (p *applier) run(stop, reconnected <-chan struct{}) {
 			p.mu.Unlock()
 			loaded = true
 		}
+		// A reconnect before this subscription is one it sees already:
+		// only one during or after it calls for another.
+		select {
+		case <-reconnected:
+		default:
+		}
 		cc, err := p.subscribe(ctx, reason)
 		if err != nil {
 			if p.app.nc.IsConnected() {
@@ -129,6 +135,14 @@ func (p *applier) subscribe(ctx context.Context, reason string) (jetstream.Consu
 		// about content its cache never held.
 		p.last = checkpoint{StreamCreated: info.Created}
 		p.fresh = true
+		if st := info.State; st.FirstSeq > 1 && st.FirstTime.After(p.since) {
+			// The stream dropped purges, and the first it kept is newer
+			// than since: some it dropped may be too, made while this
+			// node served (its first subscription can take several
+			// attempts). At start the cache holds little.
+			p.softPurgeEverything("gap", "the purge stream dropped purges that may be newer than this node (first kept "+
+				strconv.FormatUint(st.FirstSeq, 10)+" from "+st.FirstTime.Format(time.RFC3339)+")")
+		}
 		cfgc.DeliverPolicy = jetstream.DeliverByStartTimePolicy
 		cfgc.OptStartTime = &p.since
 	} else {

@@ -125,3 +125,26 @@ func TestRestartedNodeReplaysFromCheckpoint(t *testing.T) {
 		t.Fatalf("restarted n2 served %q, want v2", got)
 	}
 }
+
+// A node new to the fleet whose stream already dropped purges made after
+// it may have started serving cannot know what they were about: it
+// soft-purges everything rather than trust its cache.
+func TestNewNodeAfterDroppedPurgesSoftPurgesEverything(t *testing.T) {
+	ns := startNATS(t)
+	o := startOrigin(t)
+	const keep = "max_msgs 2"
+	n1 := startNode(t, "n1", ns.url(), o, keep)
+	n1.waitConnected()
+	for _, body := range []string{`{"urls":["` + objURL + `"]}`, `{"tags":["a"]}`, `{"tags":["b"]}`} {
+		// The first purge waits for n1 to have made the stream.
+		waitFor(t, 20*time.Second, "purge "+body+" accepted", func() bool {
+			code, _ := n1.purge(body)
+			return code == http.StatusOK
+		})
+	}
+	n2 := startNode(t, "n2", ns.url(), o, keep)
+	n2.waitConnected()
+	waitFor(t, 20*time.Second, "n2's gap soft purge", func() bool {
+		return n2.metric(`lastmile_fleet_replay_total{reason="gap"}`) == 1
+	})
+}
