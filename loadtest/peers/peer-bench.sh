@@ -194,8 +194,8 @@ for s in "${servers[@]}"; do
 	done
 done
 profile() { # server keys proto: a CPU profile over this run, in the background
-	case $1 in lastmile | lastmile-base) ;; *) return ;; esac
-	[ -n "$PROFILE" ] && [ "$round" = 1 ] || return
+	case $1 in lastmile | lastmile-base) ;; *) return 0 ;; esac
+	[ -n "$PROFILE" ] && [ "$round" = 1 ] || return 0
 	curl -s "http://localhost:$((p1 + 200))/debug/pprof/profile?seconds=$((${DUR%s} - 1))" -o "$PROFILE/$1-$2-$3.pprof" &
 	profiling=$!
 }
