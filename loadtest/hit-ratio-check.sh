@@ -32,13 +32,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 go build -o "$tmp/lastmile" ./edge
-# Free ports, from the kernel: CI may run other things beside this. The
-# hit and the respond get servers of their own (the fast hit path needs
-# edge_cache first on its site), in the same process.
-read -r h1 h2 h1s h2s origin < <(python3 -c 'import socket
-ss = [socket.socket() for _ in range(5)]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in ss))')
+. .ci/servers.sh
+# The hit and the respond get servers of their own (the fast hit path
+# needs edge_cache first on its site), in the same process.
+read -r h1 h2 h1s h2s origin < <(free_ports 5)
 body=$(python3 -c 'print("{\"items\":\"" + "x" * 2036 + "\"}")')
 respond="header Content-Type application/json
 	header Cache-Control \"public, max-age=86400\"
@@ -74,9 +71,8 @@ http://:$origin {
 CADDY
 XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" taskset -c 0 "$tmp/lastmile" run --config "$tmp/Caddyfile" >"$tmp/edge.log" 2>&1 &
 edge_pid=$!
-for _ in $(seq 200); do
-	curl -sf "http://localhost:$h1s/" -o /dev/null && curl -skf "https://localhost:$h2s/" -o /dev/null && break
-	sleep 0.1
+for url in "http://localhost:$h1s/" "https://localhost:$h2s/"; do
+	wait_serving "$url" "$edge_pid" || { cat "$tmp/edge.log" >&2; exit 1; }
 done
 for base in "http://localhost:$h1" "https://localhost:$h2"; do
 	curl -skf "$base/item" -o /dev/null
