@@ -13,6 +13,13 @@ import (
 // lw, connects to it and returns the server side of the connection.
 func accepted(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Listener) net.Conn {
 	t.Helper()
+	c, _ := connected(t, lw, under)
+	return c
+}
+
+// connected is accepted, which also returns the client's side.
+func connected(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Listener) (server, client net.Conn) {
+	t.Helper()
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	t.Cleanup(cancel)
 	if err := lw.Provision(ctx); err != nil {
@@ -27,17 +34,17 @@ func accepted(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Li
 	}
 	wrapped := lw.WrapListener(under(ln))
 	t.Cleanup(func() { wrapped.Close() })
-	client, err := net.Dial("tcp", ln.Addr().String())
+	client, err = net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close() })
-	c, err := wrapped.Accept()
+	server, err = wrapped.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	t.Cleanup(func() { server.Close() })
+	return server, client
 }
 
 func bare(ln net.Listener) net.Listener { return ln }
