@@ -25,15 +25,9 @@ DUR=${DUR:-2s} ROUNDS=${ROUNDS:-3} C=${C:-32} MIN_H1=${MIN_H1:-1.10} MIN_H2=${MI
 for tool in wrk h2load taskset; do
 	command -v "$tool" >/dev/null || { echo "hit-ratio-check: $tool is missing (make deps installs it)" >&2; exit 1; }
 done
-tmp=$(mktemp -d)
-edge_pid=
-cleanup() {
-	[ -n "$edge_pid" ] && kill "$edge_pid" 2>/dev/null && wait "$edge_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-go build -o "$tmp/lastmile" ./edge
 . .ci/servers.sh
+scratch
+go build -o "$tmp/lastmile" ./edge
 # The hit and the respond get servers of their own (the fast hit path
 # needs edge_cache first on its site), in the same process.
 read -r h1 h2 h1s h2s origin < <(free_ports 5)
