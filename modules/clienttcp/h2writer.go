@@ -43,17 +43,10 @@ func (c *conn) startH2Writer() {
 
 // write writes p on the writer's goroutine and waits for it; c.wmu is held.
 func (w *h2Writer) write(p []byte) (int, error) {
-	// The writer is idle, waiting, whenever c.wmu is free: a send that
-	// need not wait, whose frame is smaller than a select's, keeps the
-	// calling goroutine within its first stack.
 	select {
 	case w.req <- p:
-	default:
-		select {
-		case w.req <- p:
-		case <-w.done:
-			return 0, net.ErrClosed
-		}
+	case <-w.done:
+		return 0, net.ErrClosed
 	}
 	r := <-w.res
 	return r.n, r.err
