@@ -67,7 +67,6 @@ type conn struct {
 	// reads EOF and closes nothing.
 	detached bool
 	in       frameScanner // client to server, HTTP/2 only
-	h2w      *h2Writer    // HTTP/2 only, set with proto
 	ping     [8]byte      // the drain's PING, whose ACK is awaited
 	acked    chan struct{}
 
@@ -199,7 +198,6 @@ func (c *conn) observe(p []byte) {
 			return
 		}
 		c.proto = protoHTTP2
-		c.startH2Writer()
 		c.isHTTP2.Store(true)
 		p = p[k:]
 	}
@@ -266,17 +264,11 @@ func (c *conn) Write(p []byte) (int, error) {
 	return c.writeHTTP2(p)
 }
 
-// writeHTTP2 writes the server's frames (on the connection's h2Writer),
-// adding those goAway injects at a frame boundary.
+// writeHTTP2 writes the server's frames, adding those goAway injects at a
+// frame boundary.
 func (c *conn) writeHTTP2(p []byte) (int, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return c.h2w.write(p)
-}
-
-// writeFrames writes p, and the frames to inject at the first frame
-// boundary in it; c.wmu is held (by the caller of h2Writer.write).
-func (c *conn) writeFrames(p []byte) (int, error) {
 	start := 0
 	for i := 0; i < len(p); {
 		if c.inject != nil && c.out.atBoundary() {
@@ -403,11 +395,7 @@ func (c *conn) Close() error {
 		c.Conn.Close()
 		return nil
 	}
-	w := c.h2w
 	c.mu.Unlock()
-	if w != nil {
-		w.stop()
-	}
 	c.ln.forget(c)
 	c.ackDone()
 	return c.Conn.Close()

@@ -13,13 +13,6 @@ import (
 // lw, connects to it and returns the server side of the connection.
 func accepted(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Listener) net.Conn {
 	t.Helper()
-	c, _ := connected(t, lw, under)
-	return c
-}
-
-// connected is accepted, which also returns the client's side.
-func connected(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Listener) (server, client net.Conn) {
-	t.Helper()
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	t.Cleanup(cancel)
 	if err := lw.Provision(ctx); err != nil {
@@ -34,17 +27,17 @@ func connected(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.L
 	}
 	wrapped := lw.WrapListener(under(ln))
 	t.Cleanup(func() { wrapped.Close() })
-	client, err = net.Dial("tcp", ln.Addr().String())
+	client, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close() })
-	server, err = wrapped.Accept()
+	c, err := wrapped.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { server.Close() })
-	return server, client
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 func bare(ln net.Listener) net.Listener { return ln }
