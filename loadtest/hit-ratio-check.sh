@@ -11,11 +11,12 @@
 # Two checks: the log must say both cached sites got the fast hit path
 # (a config-level regression fails there, whatever the speed), and the
 # median ratio of three rounds must reach its floor. The floors are
-# generous, for a shared machine: HTTP/1.1 1.10x, against 1.25x to 1.57x
-# in 5 runs of this script on the project's shared 2-core machine (single
-# rounds down to 1.17x) and about 1.04x without the fast hit path
-# (1a1ebe8); HTTP/2 1.0x (a hit no slower than `respond`), against 1.54x
-# to 1.79x, and about 0.91x without the fast path (docs/BENCHMARKS.md,
+# generous, for a shared machine: HTTP/1.1 1.10x, against medians of
+# 1.25x to 1.80x in 20 runs on the project's shared 2-core machine (single
+# rounds down to 1.16x) and about 1.04x without the fast hit path
+# (1a1ebe8); HTTP/2 1.0x (a hit no slower than `respond`), against 1.14x
+# to 1.97x (the 1.14x from a first form that took the ratio of medians;
+# 1.25x since), and about 0.91x without the fast path (docs/BENCHMARKS.md,
 # "Regression check of the hit path"). About 40 s, most of it measuring.
 #   loadtest/hit-ratio-check.sh              # DUR=2s ROUNDS=3
 #   MIN_H1=0 MIN_H2=0 loadtest/hit-ratio-check.sh   # only print the ratios
