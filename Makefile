@@ -6,8 +6,10 @@ GO ?= go
 CHROMIUM ?= /usr/bin/chromium
 PROMETHEUS ?= /usr/bin/prometheus
 PODMAN ?= /usr/bin/podman
+WRK ?= /usr/bin/wrk
+H2LOAD ?= /usr/bin/h2load
 
-.PHONY: test deps vet cross quic-go-check go-test cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
+.PHONY: test deps vet cross quic-go-check go-test hit-ratio-check cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
 
 # One build configuration for every go command below (tests, the binaries
 # tests and scripts run, the image): the image's, static and with trimmed
@@ -21,7 +23,7 @@ export GOFLAGS := $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath
 # runs the fuzz targets' seeds and saved crashers on every run, and
 # fuzzing them costs 4.5 min of instrumented builds (all of Caddy again)
 # for 10 s per target.
-TEST_TARGETS := deps vet cross quic-go-check go-test cache-tests web-test lab-smoke k6-test image-test
+TEST_TARGETS := deps vet cross quic-go-check go-test hit-ratio-check cache-tests web-test lab-smoke k6-test image-test
 
 test:
 	@start=$$SECONDS; for t in $(TEST_TARGETS); do \
@@ -32,7 +34,7 @@ test:
 # Go modules: those the packages and tests of each module import (`go mod
 # download` would fetch every module go.mod lists, needed or not), and
 # those of the quic-go packages whose own tests quic-go-check runs.
-deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.json modules/httpcache/cachetests/node_modules/.package-lock.json
+deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) $(WRK) $(H2LOAD) web-client/node_modules/.package-lock.json modules/httpcache/cachetests/node_modules/.package-lock.json
 	$(GO) list -deps -test ./... >/dev/null
 	cd loadtest/k6 && $(GO) list -deps -test ./... >/dev/null
 	cd .ci/crosscheck && $(GO) list -deps ./... >/dev/null
@@ -40,12 +42,13 @@ deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) web-client/node_modules/.package-lock.
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
 # remote-write output and of deploy/'s Prometheus files, podman to build
-# the container image. A fresh machine's unattended upgrades may hold
-# dpkg's lock for a while: the install waits for it.
-$(CHROMIUM) $(PROMETHEUS) $(PODMAN) &:
-	@if [ "$$(id -u)" != 0 ]; then echo "missing: run 'apt-get install chromium prometheus podman' as root" >&2; exit 1; fi
+# the container image, wrk and h2load (nghttp2-client) for
+# hit-ratio-check. A fresh machine's unattended upgrades may hold dpkg's
+# lock for a while: the install waits for it.
+$(CHROMIUM) $(PROMETHEUS) $(PODMAN) $(WRK) $(H2LOAD) &:
+	@if [ "$$(id -u)" != 0 ]; then echo "missing: run 'apt-get install chromium prometheus podman wrk nghttp2-client' as root" >&2; exit 1; fi
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium prometheus podman ca-certificates >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 chromium prometheus podman wrk nghttp2-client ca-certificates >/dev/null
 
 web-client/node_modules/.package-lock.json: web-client/package-lock.json
 	cd web-client && npm ci --no-audit --no-fund
@@ -86,6 +89,12 @@ modules/httpcache/cachetests/node_modules/.package-lock.json: modules/httpcache/
 # committed).
 go-test: web-client/dist/lastmile-subscribe.mjs
 	CI=$${CI:-local} $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v /modules/httpcache/cachetests$$)
+
+# The hit path's speed, as ratios to Caddy's `respond` in the same run
+# (HTTP/1.1 and HTTP/2, a few seconds; the floors and why they cannot
+# flake are in the script).
+hit-ratio-check:
+	loadtest/hit-ratio-check.sh
 
 # The public HTTP cache test suite (cache-tests.fyi) against edge_cache:
 # prints the score, fails below the floor in suite_test.go, and leaves the

@@ -1,6 +1,7 @@
 # Sourced by the scripts `make test` runs that start servers of their own
-# (deploy/image-test.sh, loadtest/k6/smoke.sh): ports nothing else holds,
-# and a bounded wait until a server answers. Linux (reads /proc/net).
+# (deploy/image-test.sh, loadtest/k6/smoke.sh, loadtest/hit-ratio-check.sh):
+# ports nothing else holds, a bounded wait until a server answers, and a
+# scratch directory cleaned up with the server. Linux (reads /proc/net).
 
 # free_ports N prints, on one line, N distinct ports below the kernel's
 # ephemeral range (32768 and up by default) that no TCP or UDP socket on
@@ -36,4 +37,16 @@ wait_serving() {
 		fi
 		sleep 0.1
 	done
+}
+
+# scratch sets tmp to a new directory and, when the script exits, stops
+# the server whose pid the script puts in edge_pid and removes tmp.
+scratch() {
+	tmp=$(mktemp -d)
+	edge_pid=
+	trap scratch_cleanup EXIT INT TERM
+}
+scratch_cleanup() {
+	[ -n "$edge_pid" ] && kill "$edge_pid" 2>/dev/null && wait "$edge_pid" 2>/dev/null
+	rm -rf "$tmp"
 }

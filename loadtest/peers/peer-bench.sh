@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
-# Cache hits of one cacheable 2 KB response from lastmile, nginx 1.26
-# proxy_cache, Varnish and Caddy's own `respond`, the server on core 0 and a
-# C load generator on core 1: wrk for HTTP/1.1 (plain, loopback), h2load
-# for HTTP/2 (TLS, one connection, 32 streams), loadtest/cmd/httpload (a
-# quic-go client) for HTTP/3 (32 streams on one connection). Each server is
-# warmed, then measured in alternation, ROUNDS times. BASE=<commit> adds
-# lastmile built at that commit ("lastmile-base") to the same run, for a
-# before/after ratio. Prints a markdown table (req/s, p99 where the client
-# reports it, peak RSS, ratios to nginx) and, with WRITE=1, writes it into
+# Cache hits of cacheable 2 KB responses from lastmile, nginx 1.26
+# proxy_cache, Varnish, Caddy with cache-handler (Souin) and Caddy's own
+# `respond`, the server on core 0 and a C load generator on core 1: wrk for
+# HTTP/1.1 (plain, loopback), h2load for HTTP/2 (TLS, one connection, 32
+# streams), loadtest/cmd/httpload (a quic-go client) for HTTP/3 (32 streams
+# on one connection). KEYS lists the workloads: 1 is one URL (/item), 1000
+# (the issue's) is 1,000 URLs (/k/0../k/999) of 2 KB, all hits, which wrk
+# rotates with a Lua script, h2load reads from a URI file (-i) and httpload
+# cycles with -keys. Each server is warmed on every key, then measured in
+# alternation, ROUNDS times. BASE=<commit> adds lastmile built at that
+# commit ("lastmile-base") to the same run, for a before/after ratio;
+# ONLY="lastmile lastmile-base" measures only the servers named.
+# PROFILE=<dir> writes a CPU profile of lastmile and lastmile-base (from
+# their admin endpoints' /debug/pprof) over each HTTP/1.1 and HTTP/2 run of
+# the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2>.pprof.
+# Prints a markdown table (req/s, p99 where the client reports it, peak
+# RSS, ratios to nginx) and, with WRITE=1, writes it into
 # docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
 # wrk, h2load (nghttp2-client) and varnish with apt, and nginx 1.26 from
 # Debian trixie (built with http_v3) unpacked under loadtest/bin, with an
-# apt configuration of its own, leaving the system's sources alone.
+# apt configuration of its own, leaving the system's sources alone. Caddy
+# with cache-handler is built from loadtest/peers/cachehandler, a module of
+# its own (pinned versions, not in lastmile's go.mod), into the run's
+# temporary directory.
 #   DUR=5s ROUNDS=1 BASE=1a1ebe8 loadtest/peers/peer-bench.sh
+#   DUR=11s ROUNDS=1 KEYS=1000 BASE=1a1ebe8 ONLY="lastmile-base lastmile" PROFILE=/tmp/prof loadtest/peers/peer-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-}
+DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-} KEYS=${KEYS:-1 1000} ONLY=${ONLY:-} PROFILE=${PROFILE:-}
 bin=$PWD/loadtest/bin
 mkdir -p "$bin"
 need=()
@@ -40,6 +52,7 @@ go build -o "$bin/httpload" ./loadtest/cmd/httpload
 go build -o "$bin/peer-origin" ./loadtest/peers/origin
 
 tmp=$(mktemp -d)
+(cd loadtest/peers/cachehandler && go build -o "$tmp/caddy-cache-handler" .)
 pids=()
 stop_all() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap 'stop_all; rm -rf "$tmp"' EXIT INT TERM
@@ -54,17 +67,31 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
 start taskset -c 0 "$bin/peer-origin" -addr 127.0.0.1:19080
 body=$(curl -s --retry 20 --retry-connrefused --retry-delay 0 http://127.0.0.1:19080/item)
 # name h1-port tls-port (h2 over TCP, h3 over UDP on the same number)
-servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "caddy-respond 18105 18205")
+servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "cache-handler 18104 18204" "caddy-respond 18105 18205")
 [ -n "$BASE" ] && servers=("lastmile-base 18106 18206" "${servers[@]}")
-edge_config() { # h1-port tls-port handler...
+if [ -n "$ONLY" ]; then
+	only=()
+	for s in "${servers[@]}"; do [[ " $ONLY " == *" ${s%% *} "* ]] && only+=("$s"); done
+	servers=("${only[@]}")
+fi
+[ -n "$PROFILE" ] && mkdir -p "$PROFILE"
+# lastmile's global options are its default Caddyfile's: HTTP/3 from its
+# quic app, client connections through client_tcp; Caddy's `respond` runs
+# in the same binary without client_tcp; stock Caddy (cache-handler)
+# serves HTTP/3 itself. The admin endpoint (PROFILE) is the h1 port + 200.
+lastmile_globals='servers {
+		protocols h1 h2
+		listener_wrappers {
+			client_tcp
+		}
+	}
+	quic'
+edge_config() { # h1-port tls-port handler global-options
 	cat <<CADDY
 {
-	admin off
+	admin localhost:$(($1 + 200))
 	auto_https off
-	servers {
-		protocols h1 h2
-	}
-	quic
+	$4
 }
 http://localhost:$1 {
 	$3
@@ -76,12 +103,21 @@ https://localhost:$2 {
 CADDY
 }
 edge_config 18101 18201 "edge_cache
-	reverse_proxy 127.0.0.1:19080" >"$tmp/lastmile.Caddyfile"
+	reverse_proxy 127.0.0.1:19080" "$lastmile_globals" >"$tmp/lastmile.Caddyfile"
 edge_config 18106 18206 "edge_cache
-	reverse_proxy 127.0.0.1:19080" >"$tmp/lastmile-base.Caddyfile"
+	reverse_proxy 127.0.0.1:19080" "$lastmile_globals" >"$tmp/lastmile-base.Caddyfile"
 edge_config 18105 18205 "header Content-Type application/json
 	header Cache-Control \"public, max-age=86400\"
-	respond \`$body\`" >"$tmp/caddy-respond.Caddyfile"
+	respond \`$body\`" "servers {
+		protocols h1 h2
+	}
+	quic" >"$tmp/caddy-respond.Caddyfile"
+# Souin's defaults: its in-memory store, the response's own max-age.
+edge_config 18104 18204 "cache
+	reverse_proxy 127.0.0.1:19080" "cache
+	servers {
+		protocols h1 h2 h3
+	}" >"$tmp/cache-handler.Caddyfile"
 cat >"$tmp/nginx.conf" <<NGINX
 user root;
 worker_processes 1;
@@ -118,12 +154,32 @@ http {
 	}
 }
 NGINX
-for s in lastmile lastmile-base caddy-respond; do
-	[ "$s" = lastmile-base ] && [ -z "$BASE" ] && continue
-	XDG_DATA_HOME="$tmp/$s" XDG_CONFIG_HOME="$tmp/$s" start taskset -c 0 "$bin/${s/caddy-respond/lastmile}" run --config "$tmp/$s.Caddyfile"
+declare -A cmd=([lastmile]="$bin/lastmile" [lastmile-base]="$bin/lastmile-base" [caddy-respond]="$bin/lastmile" [cache-handler]="$tmp/caddy-cache-handler")
+for s in "${servers[@]}"; do
+	name=${s%% *}
+	case $name in
+	nginx) start taskset -c 0 "$nginx" -c "$tmp/nginx.conf" -p "$tmp" -g 'daemon off;' ;;
+	varnish) start taskset -c 0 varnishd -F -n "$tmp/varnish" -a 127.0.0.1:18103 -b 127.0.0.1:19080 -s malloc,256m -p thread_pools=1 ;;
+	*) XDG_DATA_HOME="$tmp/$name" XDG_CONFIG_HOME="$tmp/$name" start taskset -c 0 "${cmd[$name]}" run --config "$tmp/$name.Caddyfile" ;;
+	esac
 done
-start taskset -c 0 "$nginx" -c "$tmp/nginx.conf" -p "$tmp" -g 'daemon off;'
-start taskset -c 0 varnishd -F -n "$tmp/varnish" -a 127.0.0.1:18103 -b 127.0.0.1:19080 -s malloc,256m -p thread_pools=1
+# The 1,000-key workload's paths: a URI list for h2load, a config of
+# URLs for curl's warm-up, a Lua script rotating them for wrk.
+seq 0 999 | sed 's|^|/k/|' >"$tmp/paths"
+cat >"$tmp/rotate.lua" <<'LUA'
+local n, i = 1000, 0
+request = function()
+	i = (i + 1) % n
+	return wrk.format(nil, "/k/" .. i)
+end
+LUA
+warm() { # base-url keys: fetch every key once, so the runs are all hits
+	if [ "$2" = 1 ]; then
+		curl -skf "$1/item" -o /dev/null
+	else
+		sed "s|^|url = $1|; s|\$|\noutput = /dev/null|" "$tmp/paths" | curl -skf --no-progress-meter --parallel -K -
+	fi
+}
 
 pid_of() { # the server process listening on port $1
 	ss -Htlnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | tail -1
@@ -132,53 +188,91 @@ for s in "${servers[@]}"; do
 	read -r name p1 p2 <<<"$s"
 	for _ in $(seq 100); do curl -sf "http://localhost:$p1/item" -o /dev/null && break; sleep 0.1; done
 	curl -sf "http://localhost:$p1/item" -o /dev/null || { echo "$name did not start:" >&2; cat "$tmp"/servers.log "$tmp"/nginx-error.log >&2 2>/dev/null; exit 1; }
-	[ "$p2" != - ] && curl -skf "https://localhost:$p2/item" -o /dev/null
-done
-results="$tmp/results.tsv"
-for round in $(seq "$ROUNDS"); do
-	for s in "${servers[@]}"; do
-		read -r name p1 p2 <<<"$s"
-		before=$(curl -s http://127.0.0.1:19080/count)
-		out=$(taskset -c 1 wrk -t1 -c"$C" -d"$DUR" --latency "http://localhost:$p1/item")
-		rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
-		p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) sub(/ms/,"",v); else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}' <<<"$out")
-		echo -e "$name\th1\t$rps\t$p99" >>"$results"
-		[ "$p2" = - ] && continue
-		out=$(taskset -c 1 h2load -c1 -m"$C" -D "${DUR%s}" --warm-up-time=1 "https://localhost:$p2/item" 2>&1)
-		rps=$(sed -n 's/.*finished in .*, \([0-9.]*\) req\/s.*/\1/p' <<<"$out")
-		echo -e "$name\th2\t$rps\t" >>"$results"
-		out=$(taskset -c 1 "$bin/httpload" -proto h3 -url "https://localhost:$p2/item" -d "$DUR" -c "$C")
-		echo -e "$name\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
-		pid=$(pid_of "$p1")
-		echo -e "$name\trss\t$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")\t" >>"$results"
-		after=$(curl -s http://127.0.0.1:19080/count)
-		echo -e "$name\torigin\t$((after - before))\t" >>"$results"
+	for k in $KEYS; do
+		warm "http://localhost:$p1" "$k"
+		[ "$p2" != - ] && warm "https://localhost:$p2" "$k"
 	done
 done
-versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
-command="DUR=$DUR C=$C ROUNDS=$ROUNDS${BASE:+ BASE=$BASE} loadtest/peers/peer-bench.sh"
+profile() { # server keys proto: a CPU profile over this run, in the background
+	case $1 in lastmile | lastmile-base) ;; *) return 0 ;; esac
+	[ -n "$PROFILE" ] && [ "$round" = 1 ] || return 0
+	curl -s "http://localhost:$((p1 + 200))/debug/pprof/profile?seconds=$((${DUR%s} - 1))" -o "$PROFILE/$1-$2-$3.pprof" &
+	profiling=$!
+}
+profiled() { # waits for the profile that profile started, if any (not for the servers)
+	[ -n "$profiling" ] && wait "$profiling"
+	profiling=
+}
+profiling=
+results="$tmp/results.tsv"
+for round in $(seq "$ROUNDS"); do
+	for k in $KEYS; do
+		if [ "$k" = 1 ]; then
+			wrkargs=() h3args=(-url /item)
+		else
+			wrkargs=(-s "$tmp/rotate.lua") h3args=(-url /k/ -keys "$k")
+		fi
+		for s in "${servers[@]}"; do
+			read -r name p1 p2 <<<"$s"
+			before=$(curl -s http://127.0.0.1:19080/count)
+			profile "$name" "$k" h1
+			out=$(taskset -c 1 wrk -t1 -c"$C" -d"$DUR" --latency "${wrkargs[@]}" "http://localhost:$p1/item")
+			profiled
+			rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
+			p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) sub(/ms/,"",v); else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}' <<<"$out")
+			echo -e "$name\t$k\th1\t$rps\t$p99" >>"$results"
+			if [ "$p2" != - ]; then
+				profile "$name" "$k" h2
+				# h2load takes the scheme, host and port from its first URI
+				# and the paths from the list.
+				if [ "$k" = 1 ]; then
+					uris=("https://localhost:$p2/item")
+				else
+					sed -i "1s|^.*\$|https://localhost:$p2/k/0|" "$tmp/paths"
+					uris=(-i "$tmp/paths")
+				fi
+				out=$(taskset -c 1 h2load -c1 -m"$C" -D "${DUR%s}" --warm-up-time=1 "${uris[@]}" 2>&1)
+				profiled
+				rps=$(sed -n 's/.*finished in .*, \([0-9.]*\) req\/s.*/\1/p' <<<"$out")
+				echo -e "$name\t$k\th2\t$rps\t" >>"$results"
+				out=$(taskset -c 1 "$bin/httpload" -proto h3 "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
+				echo -e "$name\t$k\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
+			fi
+			pid=$(pid_of "$p1")
+			echo -e "$name\t$k\trss\t$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")\t" >>"$results"
+			after=$(curl -s http://127.0.0.1:19080/count)
+			echo -e "$name\t$k\torigin\t$((after - before))\t" >>"$results"
+		done
+	done
+done
+versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
+command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
 python3 - "$results" "$WRITE" "$command" "$versions" <<'PY'
 import collections, datetime, re, statistics, sys
 results, write, command, versions = sys.argv[1:5]
 v = collections.defaultdict(list)
+keys = []
 for line in open(results):
-    name, kind, a, b = (line.rstrip("\n").split("\t") + ["", ""])[:4]
+    name, k, kind, a, b = (line.rstrip("\n").split("\t") + ["", ""])[:5]
+    keys += [k] if k not in keys else []
     if a:
-        v[name, kind].append((float(a), float(b) if b else None))
-def mean(name, kind, i=0):
-    xs = [x[i] for x in v.get((name, kind), []) if x[i] is not None]
+        v[name, k, kind].append((float(a), float(b) if b else None))
+def mean(name, k, kind, i=0):
+    xs = [x[i] for x in v.get((name, k, kind), []) if x[i] is not None]
     return statistics.mean(xs) if xs else None
-names = [n for n in ("lastmile-base", "lastmile", "nginx", "varnish", "caddy-respond") if (n, "h1") in v]
-table = ["| server | h1 req/s | h1 p99 ms | h2 req/s | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 | origin requests |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 | origin requests |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 f = lambda x, fmt: "-" if x is None else format(x, fmt)
 r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
-for n in names:
-    h1, h1p, h2, h3, h3p = mean(n, "h1"), mean(n, "h1", 1), mean(n, "h2"), mean(n, "h3"), mean(n, "h3", 1)
-    rss = max((x[0] for x in v.get((n, "rss"), [])), default=None)
-    org = sum(x[0] for x in v.get((n, "origin"), []))
-    table.append(f"| {n} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
-                 f"{r(h1, mean('nginx','h1'))} | {r(h2, mean('nginx','h2'))} | {r(h3, mean('nginx','h3'))} | {r(h3, h2)} | {org:.0f} |")
+for k in keys:
+    for n in ("lastmile-base", "lastmile", "nginx", "varnish", "cache-handler", "caddy-respond"):
+        if (n, k, "h1") not in v:
+            continue
+        h1, h1p, h2, h3, h3p = mean(n, k, "h1"), mean(n, k, "h1", 1), mean(n, k, "h2"), mean(n, k, "h3"), mean(n, k, "h3", 1)
+        rss = max((x[0] for x in v.get((n, k, "rss"), [])), default=None)
+        org = sum(x[0] for x in v.get((n, k, "origin"), []))
+        table.append(f"| {n} | {int(k):,} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
+                     f"{r(h1, mean('nginx', k, 'h1'))} | {r(h2, mean('nginx', k, 'h2'))} | {r(h3, mean('nginx', k, 'h3'))} | {r(h3, h2)} | {org:.0f} |")
 print("\n".join(table))
 if write == "1":
     block = "\n".join(["<!-- peer-bench:begin (written by loadtest/peers/peer-bench.sh) -->",

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -39,6 +40,11 @@ const maxReplay = 64 << 10
 type conn struct {
 	net.Conn // the connection under client_tcp: *tls.Conn, or TCP
 	ln       *listener
+
+	// isHTTP2 is proto == protoHTTP2, read without c.mu: that protocol
+	// is final and such a connection is never detached (movableLocked),
+	// so its reads and writes skip the HTTP/1.1 bookkeeping and its lock.
+	isHTTP2 atomic.Bool
 
 	mu      sync.Mutex
 	proto   protocol
@@ -98,6 +104,9 @@ func (c *conn) netConn() net.Conn {
 func (c *conn) NetConn() net.Conn { return c.Conn }
 
 func (c *conn) Read(p []byte) (int, error) {
+	if c.isHTTP2.Load() {
+		return c.readHTTP2(p)
+	}
 	c.mu.Lock()
 	if c.detached {
 		c.mu.Unlock()
@@ -132,6 +141,18 @@ func (c *conn) Read(p []byte) (int, error) {
 	}
 	if n > 0 {
 		c.delivered(p[:n], true)
+	}
+	return n, err
+}
+
+// readHTTP2 reads for an HTTP/2 connection's server, which only needs its
+// frames followed.
+func (c *conn) readHTTP2(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.mu.Lock()
+		c.observe(p[:n])
+		c.mu.Unlock()
 	}
 	return n, err
 }
@@ -180,6 +201,7 @@ func (c *conn) observe(p []byte) {
 			return
 		}
 		c.proto = protoHTTP2
+		c.isHTTP2.Store(true)
 		p = p[k:]
 	}
 	switch c.proto {
@@ -221,6 +243,9 @@ func (c *conn) scanHTTP1(p []byte) {
 }
 
 func (c *conn) Write(p []byte) (int, error) {
+	if c.isHTTP2.Load() {
+		return c.writeHTTP2(p)
+	}
 	c.mu.Lock()
 	detached, h2 := c.detached, c.proto == protoHTTP2
 	if !h2 {
@@ -239,6 +264,12 @@ func (c *conn) Write(p []byte) (int, error) {
 	if !h2 {
 		return c.Conn.Write(p)
 	}
+	return c.writeHTTP2(p)
+}
+
+// writeHTTP2 writes the server's frames, adding those goAway injects at a
+// frame boundary.
+func (c *conn) writeHTTP2(p []byte) (int, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	start := 0

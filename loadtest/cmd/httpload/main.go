@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,10 +48,18 @@ func main() {
 	maxReq := flag.Int64("n", 10_000_000, "stop after this many requests")
 	warmup := flag.Duration("warmup", time.Second, "load before measuring")
 	insecure := flag.Bool("k", true, "skip certificate verification (loopback benchmarks)")
+	keys := flag.Int("keys", 1, "with N > 1, request <url>0 to <url>N-1 in turn (-url ends with the keys' common prefix)")
 	flag.Parse()
-	if *url == "" {
-		fmt.Fprintln(os.Stderr, "httpload: -url is required")
+	if *url == "" || *keys < 1 {
+		fmt.Fprintln(os.Stderr, "httpload: -url is required, and -keys must be at least 1")
 		os.Exit(2)
+	}
+	urls := []string{*url}
+	if *keys > 1 {
+		urls = make([]string, *keys)
+		for i := range urls {
+			urls[i] = *url + strconv.Itoa(i)
+		}
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: *insecure}
 	clients := make([]*http.Client, 0, *conns)
@@ -67,9 +76,10 @@ func main() {
 		for i := range *conc {
 			client := clients[i%len(clients)]
 			wg.Go(func() {
-				for ctx.Err() == nil && count.Add(1) <= n {
+				// Workers start on different keys and step through all.
+				for k := i; ctx.Err() == nil && count.Add(1) <= n; k++ {
 					t0 := time.Now()
-					resp, err := client.Get(*url)
+					resp, err := client.Get(urls[k%len(urls)])
 					if err != nil {
 						errs.Add(1)
 						continue
