@@ -65,3 +65,24 @@ func Handler(srv *caddyhttp.Server) http.Handler {
 
 // Forget drops srv's front when its config is unloaded.
 func Forget(srv *caddyhttp.Server) { doors.Delete(srv) }
+
+// PassThrough is a handler that passes some requests on to the next
+// handler as they came, and leaves their response as the next handler
+// makes it (but for the fields a FieldAdder adds), doing nothing else a
+// client could tell: no answer, no limit, no rewrite. A front may answer
+// such a request past it. A handler that can refuse, rewrite or vary a
+// response for a request must say false for it.
+type PassThrough interface {
+	// PassesThrough reports whether the handler passes r so. It must
+	// not read r's body nor keep r.
+	PassesThrough(r *http.Request) bool
+}
+
+// FieldAdder is a PassThrough that adds header fields to the responses it
+// passes: a front answering past it adds them too.
+type FieldAdder interface {
+	PassThrough
+	// AddFields adds to h what the handler adds to the response to r
+	// before passing it on.
+	AddFields(r *http.Request, h http.Header)
+}

@@ -53,6 +53,7 @@ func parseCaddyfile(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error)
 //		}
 //		purge_token <token>
 //		status_name <name>
+//		hit_fields full|compact
 //		forward_edge_fields
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
@@ -63,11 +64,11 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	for d.NextBlock(0) {
 		opt := d.Val()
 		switch opt {
-		case "name", "purge_token", "status_name":
+		case "name", "purge_token", "status_name", "hit_fields":
 			if !d.NextArg() {
 				return d.ArgErr()
 			}
-			*map[string]*string{"name": &h.Name, "purge_token": &h.PurgeToken, "status_name": &h.StatusName}[opt] = d.Val()
+			*map[string]*string{"name": &h.Name, "purge_token": &h.PurgeToken, "status_name": &h.StatusName, "hit_fields": &h.HitFields}[opt] = d.Val()
 		case "forward_edge_fields":
 			h.ForwardEdgeFields = true
 		case "max_bytes", "max_object_bytes":

@@ -28,6 +28,8 @@ type entry struct {
 	windowHits  atomic.Int64
 	windowStart atomic.Int64
 	refreshing  atomic.Bool
+	// hit holds the Age and Cache-Status of the last fresh hit's second.
+	hit atomic.Pointer[hitFields]
 }
 
 // entryOverhead is what an entry costs beyond its header and body bytes:

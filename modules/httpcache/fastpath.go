@@ -1,6 +1,7 @@
 package httpcache
 
 import (
+	"crypto/tls"
 	"net"
 	"net/http"
 	"slices"
@@ -68,8 +69,8 @@ func (h *Handler) forgetFastPath() {
 // fastFront is a server's fast hit path.
 type fastFront struct {
 	next      *caddyhttp.Server
-	sites     map[string]*Handler // lower-case host -> the cache its route reaches first
-	tls       bool                // the server has TLS policies: requests must carry their TLS state
+	sites     map[string]*fastSite // lower-case host -> the way its route reaches its cache
+	tls       bool                 // the server has TLS policies: requests must carry their TLS state
 	strictSNI bool
 	// writeIdle bounds each write of a body as Caddy's write_idle_timeout
 	// does (requests with a body, which read_idle_timeout would bound, go
@@ -112,11 +113,12 @@ func serverRefusesFastPath(srv *caddyhttp.Server, app *caddyhttp.App) string {
 }
 
 // fastSites walks the routes in order, as Caddy does, and returns the
-// hosts whose first handler is edge_cache. It stops at the first route
+// hosts whose route reaches edge_cache past nothing but handlers that pass
+// a hit through (frontdoor.PassThrough). It stops at the first route
 // matched by anything but literal hosts: what follows may be preceded by
 // it.
-func fastSites(routes caddyhttp.RouteList, logger *zap.Logger) map[string]*Handler {
-	sites := make(map[string]*Handler)
+func fastSites(routes caddyhttp.RouteList, logger *zap.Logger) map[string]*fastSite {
+	sites := make(map[string]*fastSite)
 	seen := make(map[string]bool)
 	for _, rt := range routes {
 		hosts, why := literalHosts(rt)
@@ -124,19 +126,22 @@ func fastSites(routes caddyhttp.RouteList, logger *zap.Logger) map[string]*Handl
 			logger.Info("no fast hit path for the routes from here on", zap.String("reason", why))
 			break
 		}
-		h, why := firstCache(rt.Handlers)
+		var site fastSite
+		reached, why := site.walkHandlers(rt.Handlers)
+		if !reached && why == "" {
+			why = "the route has no edge_cache"
+		}
 		for _, host := range hosts {
 			if seen[host] {
 				continue // an earlier route answers this host
 			}
 			seen[host] = true
-			if h == nil {
+			if !reached {
 				logger.Info("no fast hit path for site", zap.String("host", host), zap.String("reason", why))
 				continue
 			}
-			sites[host] = h
-			logger.Info("fast hit path for site", zap.String("host", host),
-				zap.String("reason", "edge_cache is the first handler of its route"))
+			sites[host] = &site
+			logger.Info("fast hit path for site", zap.String("host", host), zap.String("reason", site.why()))
 		}
 	}
 	return sites
@@ -175,30 +180,114 @@ func literalHosts(rt caddyhttp.Route) ([]string, string) {
 	return hosts, ""
 }
 
-// firstCache returns the edge_cache a request meets first in handlers, if
-// nothing comes before it, or why not.
-func firstCache(handlers []caddyhttp.MiddlewareHandler) (*Handler, string) {
-	if len(handlers) == 0 {
-		return nil, "the route has no handler"
-	}
-	switch first := handlers[0].(type) {
-	case *Handler:
-		return first, ""
-	case *caddyhttp.Subroute:
-		if len(first.Routes) == 0 {
-			return nil, "an empty subroute"
-		}
-		rt := first.Routes[0]
-		if len(rt.MatcherSets) > 0 || rt.Group != "" {
-			return nil, "the first route of the site has a matcher or a group"
-		}
-		return firstCache(rt.Handlers)
-	default:
-		return nil, "a handler comes before edge_cache: " + caddyModuleName(first)
-	}
+// fastSite is the way a site's requests reach its cache: the handlers
+// they pass on the way, which the fast path asks as Caddy would run them.
+type fastSite struct {
+	cache  *Handler
+	passes []frontdoor.PassThrough
+	adders []frontdoor.FieldAdder // those that add fields to every response they pass
+	names  []string               // of the handlers passed, for the log
 }
 
-func caddyModuleName(h caddyhttp.MiddlewareHandler) string {
+func (s *fastSite) why() string {
+	if len(s.names) == 0 {
+		return "edge_cache is the first handler of its route"
+	}
+	return "edge_cache is reached past " + strings.Join(s.names, ", ") + ", which pass a hit through"
+}
+
+// walkHandlers follows a route's handlers in order and reports whether
+// they reach edge_cache past pass-through handlers only, or why not ("" when
+// they all pass and the request goes on to the next route).
+func (s *fastSite) walkHandlers(handlers []caddyhttp.MiddlewareHandler) (reached bool, why string) {
+	for _, h := range handlers {
+		switch h := h.(type) {
+		case *Handler:
+			s.cache = h
+			return true, ""
+		case *caddyhttp.Subroute:
+			if reached, why := s.walkRoutes(h.Routes); reached || why != "" {
+				return reached, why
+			}
+		case frontdoor.PassThrough:
+			s.passes = append(s.passes, h)
+			if a, ok := h.(frontdoor.FieldAdder); ok {
+				s.adders = append(s.adders, a)
+			}
+			s.names = append(s.names, caddyModuleName(h))
+		default:
+			return false, "a handler comes before edge_cache: " + caddyModuleName(h)
+		}
+	}
+	return false, ""
+}
+
+// walkRoutes is walkHandlers for a subroute's routes. A route matched by
+// path or method before edge_cache is passed whether it matches or not
+// if all its handlers pass the request: the fast path then need not
+// evaluate its matchers (which need Caddy's per-request replacer).
+func (s *fastSite) walkRoutes(routes caddyhttp.RouteList) (reached bool, why string) {
+	for _, rt := range routes {
+		if rt.Group != "" {
+			return false, "a route in a group comes before edge_cache"
+		}
+		if len(rt.MatcherSets) == 0 {
+			if reached, why := s.walkHandlers(rt.Handlers); reached || why != "" {
+				return reached, why
+			}
+			if rt.Terminal {
+				return false, "a terminal route ends the site before edge_cache"
+			}
+			continue
+		}
+		if !pathOrMethodMatchers(rt.MatcherSets) {
+			return false, "a route matched by more than path or method comes before edge_cache"
+		}
+		if rt.Terminal {
+			return false, "a terminal route with a matcher comes before edge_cache"
+		}
+		var matched fastSite
+		reached, why := matched.walkHandlers(rt.Handlers)
+		switch {
+		case reached:
+			return false, "edge_cache is under a matcher"
+		case why != "":
+			return false, why
+		case len(matched.adders) > 0:
+			return false, "a handler under a matcher adds fields before edge_cache: " + caddyModuleName(matched.adders[0].(caddyhttp.MiddlewareHandler))
+		}
+		s.passes = append(s.passes, matched.passes...)
+		s.names = append(s.names, matched.names...)
+	}
+	return false, ""
+}
+
+// pathOrMethodMatchers reports whether every matcher of sets is a path or
+// method matcher: they neither fail nor set anything a later handler sees.
+func pathOrMethodMatchers(sets caddyhttp.MatcherSets) bool {
+	for _, set := range sets {
+		for _, m := range set {
+			switch m.(type) {
+			case caddyhttp.MatchPath, *caddyhttp.MatchPath, caddyhttp.MatchMethod, *caddyhttp.MatchMethod:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// passes reports whether every handler before the cache passes r through.
+func (s *fastSite) passesThrough(r *http.Request) bool {
+	for _, p := range s.passes {
+		if !p.PassesThrough(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func caddyModuleName(h any) string {
 	if m, ok := h.(caddy.Module); ok {
 		return string(m.CaddyModule().ID)
 	}
@@ -210,21 +299,27 @@ func caddyModuleName(h caddyhttp.MiddlewareHandler) string {
 // outside any deadline a handler sets, with Caddy as without.
 const bufferedBody = 4 << 10
 
+// tlsStateKey is the context key under which Caddy's http app keeps a
+// connection's TLS state when a listener wrapper hides the *tls.Conn
+// (caddyhttp's unexported tlsConnectionStateFuncCtxKey, whose value this
+// is; TestDefaultCaddyfileHitsTakeTheFastPath fails if it changes).
+var tlsStateKey = caddy.CtxKey("tls_connection_state_func")
+
 // caddyServerHeader is the Server field Caddy sets on every response.
 var caddyServerHeader = []string{"Caddy"}
 
 // ServeHTTP answers r on the fast path if it can, else hands it to Caddy.
 func (f *fastFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h := f.site(r); h != nil && h.serveFast(w, r, f.writeIdle) {
+	if s := f.site(r); s != nil && s.passesThrough(r) && s.cache.serveFast(w, r, f.writeIdle, s.adders) {
 		return
 	}
 	f.next.ServeHTTP(w, r)
 }
 
-// site is the cache that answers r first, or nil when Caddy's own checks
-// of the request (Server.serveHTTP, the strict SNI check, ACME challenges)
-// could answer or change it.
-func (f *fastFront) site(r *http.Request) *Handler {
+// site is the way to the cache that answers r first, or nil when Caddy's
+// own checks of the request (Server.serveHTTP, the strict SNI check, ACME
+// challenges) could answer or change it.
+func (f *fastFront) site(r *http.Request) *fastSite {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return nil
 	}
@@ -234,7 +329,15 @@ func (f *fastFront) site(r *http.Request) *Handler {
 		return nil
 	}
 	if f.tls && r.TLS == nil {
-		return nil // a wrapper hid the TLS state, which Caddy restores
+		// A listener wrapper (client_tcp) hid the *tls.Conn: the state
+		// is restored as Caddy's Server.ServeHTTP restores it.
+		state, ok := r.Context().Value(tlsStateKey).(func() *tls.ConnectionState)
+		if !ok {
+			return nil
+		}
+		if r.TLS = state(); r.TLS == nil {
+			return nil
+		}
 	}
 	host := r.Host
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
@@ -242,8 +345,8 @@ func (f *fastFront) site(r *http.Request) *Handler {
 			host = hh
 		}
 	}
-	h := f.sites[host]
-	if h == nil {
+	site := f.sites[host]
+	if site == nil {
 		return nil
 	}
 	if f.strictSNI && r.TLS != nil && !strings.EqualFold(r.TLS.ServerName, host) {
@@ -258,12 +361,13 @@ func (f *fastFront) site(r *http.Request) *Handler {
 			return nil
 		}
 	}
-	return h
+	return site
 }
 
 // serveFast answers r if decide says the store alone answers it: a fresh
-// hit not due for refresh-ahead, or max-stale. It reports whether it did.
-func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle time.Duration) bool {
+// hit not due for refresh-ahead, or max-stale, with the fields adders, the
+// handlers before the cache, add. It reports whether it did.
+func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle time.Duration, adders []frontdoor.FieldAdder) bool {
 	start := time.Now()
 	d := h.decide(r)
 	switch d.verdict {
@@ -284,6 +388,9 @@ func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle ti
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 	}
 	w.Header()["Server"] = caddyServerHeader
+	for _, a := range adders {
+		a.AddFields(r, w.Header())
+	}
 	cs := cacheStatus{start: start, name: h.statusItem}
 	if d.verdict == verdictFresh {
 		h.serveFresh(w, r, d, &cs)

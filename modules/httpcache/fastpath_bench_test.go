@@ -30,7 +30,7 @@ func TestFastPathAllocatesLessThanTheRoute(t *testing.T) {
 	})
 	fast := least(func() {
 		clear(w.h)
-		h.serveFast(w, req, 0)
+		h.serveFast(w, req, 0, nil)
 	})
 	if fast >= route {
 		t.Fatalf("a fast hit allocates %v times, the route's %v: want fewer", fast, route)
@@ -45,7 +45,7 @@ func BenchmarkFastHit(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		clear(w.h)
-		if !h.serveFast(w, req, 0) {
+		if !h.serveFast(w, req, 0, nil) {
 			b.Fatal("not answered on the fast path")
 		}
 	}

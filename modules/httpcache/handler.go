@@ -84,6 +84,14 @@ type Handler struct {
 	// did what, origin side first.
 	StatusName string `json:"status_name,omitempty"`
 
+	// HitFields says how much a fresh hit says about itself: "full"
+	// (default) writes Cache-Status with the entry's remaining ttl and
+	// Server-Timing with the edge's time; "compact" writes Cache-Status
+	// "<status_name>; hit" and no Server-Timing, so the fields a hit adds
+	// repeat from hit to hit and HPACK/QPACK send them as references.
+	// Stale and missed responses always carry the full detail.
+	HitFields string `json:"hit_fields,omitempty"`
+
 	// ForwardEdgeFields keeps the edge-only response fields
 	// (CDN-Cache-Control, Surrogate-Control, Surrogate-Key, Cache-Tag) on
 	// the responses this route sends. Set it on a shield's route that
@@ -187,6 +195,11 @@ func (h *Handler) Validate() error {
 		if d.d < 0 {
 			return fmt.Errorf("edge_cache: %s %s: must not be negative", d.name, time.Duration(d.d))
 		}
+	}
+	switch h.HitFields {
+	case "", hitFieldsFull, hitFieldsCompact:
+	default:
+		return fmt.Errorf("edge_cache: hit_fields %q: want %q or %q", h.HitFields, hitFieldsFull, hitFieldsCompact)
 	}
 	if h.StatusName != "" && !validStatusName(h.StatusName) {
 		return fmt.Errorf("edge_cache: status_name %q: want 1 to 64 printable ASCII characters", h.StatusName)

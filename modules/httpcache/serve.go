@@ -279,8 +279,12 @@ func (h *Handler) serveEntry(w http.ResponseWriter, r *http.Request, e *entry, c
 	for _, f := range e.policy.stripFields {
 		hdr.Del(f)
 	}
-	hdr["Age"] = []string{strconv.FormatInt(int64(max(0, e.age(now))/time.Second), 10)}
-	cs.write(hdr)
+	if age := e.age(now); cs.hit && cs.fwd == "" && cs.detail == "" {
+		h.writeFreshHit(hdr, e, cs, age)
+	} else {
+		hdr["Age"] = []string{strconv.FormatInt(int64(max(0, age)/time.Second), 10)}
+		cs.write(hdr)
+	}
 	if e.status == http.StatusOK && r.Header.Get("Range") != "" {
 		// The range of the stored response (RFC 9110 section 14);
 		// ServeContent also evaluates If-Range and the preconditions.

@@ -23,6 +23,7 @@ func TestValidateRefusesInvalidJSON(t *testing.T) {
 		{"prefetch concurrency too high", cache(`"prefetch": {"concurrency": 5000}`), "prefetch concurrency 5000: want 1 to 1024"},
 		{"prefetch max_links too high", cache(`"prefetch": {"max_links": 2048}`), "prefetch max_links 2048: want 1 to 1024"},
 		{"status name with a control character", cache(`"status_name": "edge\u0001"`), `status_name "edge\x01": want 1 to 64 printable ASCII characters`},
+		{"hit fields neither full nor compact", cache(`"hit_fields": "short"`), `hit_fields "short": want "full" or "compact"`},
 		{"credential header not a field name", cache(`"credential_headers": ["X-Session", "bad header"]`), `"bad header" is not a field name`},
 	})
 }

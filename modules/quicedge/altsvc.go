@@ -9,6 +9,8 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/lastmile-edge/lastmile/internal/frontdoor"
 )
 
 func init() {
@@ -54,12 +56,21 @@ func (h *AltSvc) Validate() error {
 }
 
 func (h *AltSvc) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	h.AddFields(r, w.Header())
+	return next.ServeHTTP(w, r)
+}
+
+// PassesThrough is true: alt_svc only adds a field, so a cache hit may be
+// answered past it (internal/frontdoor).
+func (h *AltSvc) PassesThrough(*http.Request) bool { return true }
+
+// AddFields adds the Alt-Svc advertisement to the response to r.
+func (h *AltSvc) AddFields(r *http.Request, hdr http.Header) {
 	if r.ProtoMajor < 3 && r.TLS != nil {
 		if port := localPort(r); port != "" && altSvcPort(port) {
-			w.Header()["Alt-Svc"] = append(w.Header()["Alt-Svc"], `h3=":`+port+h.maSuffix)
+			hdr["Alt-Svc"] = append(hdr["Alt-Svc"], `h3=":`+port+h.maSuffix)
 		}
 	}
-	return next.ServeHTTP(w, r)
 }
 
 func localPort(r *http.Request) string {
@@ -79,4 +90,5 @@ var (
 	_ caddy.Provisioner           = (*AltSvc)(nil)
 	_ caddy.Validator             = (*AltSvc)(nil)
 	_ caddyhttp.MiddlewareHandler = (*AltSvc)(nil)
+	_ frontdoor.FieldAdder        = (*AltSvc)(nil)
 )

@@ -20,6 +20,7 @@ import (
 	"github.com/quic-go/webtransport-go"
 	"go.uber.org/zap"
 
+	"github.com/lastmile-edge/lastmile/internal/frontdoor"
 	"github.com/lastmile-edge/lastmile/internal/promreg"
 	"github.com/lastmile-edge/lastmile/modules/quicedge"
 )
@@ -188,6 +189,17 @@ func (h *Handler) originAllowed(r *http.Request) bool {
 	return false
 }
 
+// PassesThrough reports whether r is neither a WebTransport CONNECT nor a
+// request the session module takes: such requests pass on as they came
+// (internal/frontdoor).
+func (h *Handler) PassesThrough(r *http.Request) bool {
+	if isWebTransportConnect(r) {
+		return false
+	}
+	rh, ok := h.session.(RequestHandler)
+	return !ok || !rh.HandlesRequest(r)
+}
+
 // isWebTransportConnect recognises the extended CONNECT of RFC 9220 with a
 // WebTransport :protocol, current ("webtransport-h3") or legacy draft.
 func isWebTransportConnect(r *http.Request) bool {
@@ -304,4 +316,5 @@ var (
 	_ caddy.Provisioner           = (*Handler)(nil)
 	_ caddy.Validator             = (*Handler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
+	_ frontdoor.PassThrough       = (*Handler)(nil)
 )
