@@ -153,7 +153,14 @@ func (e *edge) closeClients() {
 func startEdge(t testing.TB, cert testcert.Cert, upstreamAddr, options string) *edge {
 	t.Helper()
 	e := &edge{port: testcaddy.FreeTCPAndUDPPort(t), admin: testcaddy.FreePort(t), cert: cert}
-	testcaddy.Run(t, fmt.Sprintf(`{
+	testcaddy.Run(t, e.caddyfile(upstreamAddr, options))
+	return e
+}
+
+// caddyfile is the edge's config: `session proxy <upstream> {<options>}`
+// on every path.
+func (e *edge) caddyfile(upstreamAddr, options string) string {
+	return fmt.Sprintf(`{
 	admin 127.0.0.1:%s
 	persist_config off
 	auto_https disable_redirects
@@ -172,8 +179,7 @@ localhost:%s {
 		}
 	}
 }
-`, e.admin, e.port, cert.CertFile, cert.KeyFile, upstreamAddr, cert.CertFile, options))
-	return e
+`, e.admin, e.port, e.cert.CertFile, e.cert.KeyFile, upstreamAddr, e.cert.CertFile, options)
 }
 
 // dial opens a session through the edge as a browser would: on a

@@ -218,7 +218,8 @@ type sendSide interface {
 // behind src through QUIC flow control. A reset of src resets dst with
 // its code, and a STOP_SENDING on dst stops src with its code.
 func (r *relay) pipe(src receiveSide, dst sendSide, m *directionMetrics) {
-	buf := make([]byte, r.bufSize)
+	buf, giveBack := copyBuffer(r.bufSize)
+	defer giveBack()
 	// The peer's STOP_SENDING ends dst's context; wake the read so it is
 	// passed on at once, not when src next has data.
 	stop := context.AfterFunc(dst.Context(), func() { src.SetReadDeadline(time.Now()) })
