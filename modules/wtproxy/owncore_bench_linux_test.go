@@ -3,11 +3,13 @@ package wtproxy
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,18 +43,33 @@ func BenchmarkStreamThroughputOwnCore(b *testing.B) {
 	b.Cleanup(func(procs int) func() { return func() { runtime.GOMAXPROCS(procs) } }(runtime.GOMAXPROCS(1)))
 
 	up := startUpstream(b, cert, nil)
-	proc := startEdgeProcess(b, cert, up.addr, cpus[1])
-	targets := []benchTarget{directTarget(cert, up.addr), {"edge", func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
-		return proc.mustDial(b, ctx, path)
-	}}}
+	// An edge process per proxy options variant; direct has none.
+	type target struct {
+		benchTarget
+		edge *edgeProcess
+	}
+	targets := []target{{benchTarget: directTarget(cert, up.addr)}}
+	for _, v := range [][2]string{{"", ""}, {"-buffer-256KiB", "buffer_size 256KiB"}} {
+		name := "edge" + v[0]
+		proc := startEdgeProcess(b, name, cert, up.addr, v[1], cpus[1])
+		targets = append(targets, target{benchTarget{name, func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
+			return proc.mustDial(b, ctx, path)
+		}}, proc})
+	}
 	for _, target := range targets {
 		b.Run(target.name, func(b *testing.B) {
 			s := target.open(b, context.Background(), "/discard")
-			cpuStart, edgeStart, wallStart := processCPU(b), proc.cpu(b), time.Now()
+			var edgeStart time.Duration
+			if target.edge != nil {
+				edgeStart = target.edge.cpu(b)
+			}
+			cpuStart, wallStart := processCPU(b), time.Now()
 			sendStreams(b, s)
 			wall := time.Since(wallStart)
 			reportCPU(b, processCPU(b)-cpuStart, wall, "")
-			reportCPU(b, proc.cpu(b)-edgeStart, wall, "edge-")
+			if target.edge != nil {
+				reportCPU(b, target.edge.cpu(b)-edgeStart, wall, "edge-")
+			}
 		})
 	}
 }
@@ -64,9 +81,14 @@ const edgeProcessEnv = "LASTMILE_WTPROXY_EDGE_PROCESS"
 // edgeProcessCPUEnv is the CPU the edge process pins itself to.
 const edgeProcessCPUEnv = "LASTMILE_WTPROXY_EDGE_CPU"
 
+// edgeProcessProfileEnv is the file the edge process writes its CPU
+// profile to: the benchmark's -test.cpuprofile with the edge's name
+// appended, since the parent's profile does not see the edge's work.
+const edgeProcessProfileEnv = "LASTMILE_WTPROXY_EDGE_CPUPROFILE"
+
 func TestMain(m *testing.M) {
 	if config := os.Getenv(edgeProcessEnv); config != "" {
-		if err := runEdgeProcess(config, os.Getenv(edgeProcessCPUEnv)); err != nil {
+		if err := runEdgeProcess(config, os.Getenv(edgeProcessCPUEnv), os.Getenv(edgeProcessProfileEnv)); err != nil {
 			fmt.Fprintln(os.Stderr, "edge process:", err)
 			os.Exit(1)
 		}
@@ -77,14 +99,25 @@ func TestMain(m *testing.M) {
 
 // runEdgeProcess pins the process to cpu, runs the Caddyfile config
 // until its standard input closes (its parent ended or let it go), then
-// stops Caddy.
-func runEdgeProcess(config, cpu string) error {
+// stops Caddy. With a profile file, it profiles its CPU meanwhile.
+func runEdgeProcess(config, cpu, profile string) error {
 	n, err := strconv.Atoi(cpu)
 	if err != nil {
 		return fmt.Errorf("cpu %q: %w", cpu, err)
 	}
 	if err := setThreadsAffinity([]int{n}); err != nil {
 		return err
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(config), nil)
 	if err != nil {
@@ -104,13 +137,17 @@ type edgeProcess struct {
 }
 
 // startEdgeProcess starts the test binary as an edge relaying to
-// upstreamAddr on cpu, and waits until it accepts sessions.
-func startEdgeProcess(b *testing.B, cert testcert.Cert, upstreamAddr string, cpu int) *edgeProcess {
+// upstreamAddr with proxy options on cpu, and waits until it accepts
+// sessions. name tells its CPU profile from the other edges'.
+func startEdgeProcess(b *testing.B, name string, cert testcert.Cert, upstreamAddr, options string, cpu int) *edgeProcess {
 	b.Helper()
 	e := &edge{port: testcaddy.FreeTCPAndUDPPort(b), admin: testcaddy.FreePort(b), cert: cert}
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), edgeProcessEnv+"="+e.caddyfile(upstreamAddr, ""),
+	cmd.Env = append(os.Environ(), edgeProcessEnv+"="+e.caddyfile(upstreamAddr, options),
 		edgeProcessCPUEnv+"="+strconv.Itoa(cpu), "GOMAXPROCS=1")
+	if f := flag.Lookup("test.cpuprofile"); f != nil && f.Value.String() != "" {
+		cmd.Env = append(cmd.Env, edgeProcessProfileEnv+"="+f.Value.String()+"."+name)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
