@@ -100,7 +100,7 @@ func BenchmarkStreamEchoRTT(b *testing.B) {
 // BenchmarkStreamThroughput sends 8 MiB per operation on a new stream to
 // an upstream that reads it all and answers with the count.
 func BenchmarkStreamThroughput(b *testing.B) {
-	for _, target := range benchTargets(b, [2]string{"", ""}, [2]string{"-buffer-256KiB", "buffer_size 256KiB"}) {
+	for _, target := range benchTargets(b, [2]string{"", ""}, [2]string{"-buffer-32KiB", "buffer_size 32KiB"}) {
 		b.Run(target.name, func(b *testing.B) {
 			s := target.open(b, context.Background(), "/discard")
 			cpuStart, wallStart := processCPU(b), time.Now()
@@ -137,6 +137,30 @@ func sendStreams(b *testing.B, s *webtransport.Session) {
 		reply, err := io.ReadAll(str)
 		if err != nil || string(reply) != strconv.Itoa(throughputStreamSize) {
 			b.Fatalf("upstream read %q bytes (%v)", reply, err)
+		}
+	}
+	b.StopTimer()
+}
+
+// receiveStreams asks s's /source upstream for throughputStreamSize
+// bytes on a new stream per operation, and reads them all.
+func receiveStreams(b *testing.B, s *webtransport.Session) {
+	ctx := context.Background()
+	buf := make([]byte, 64<<10)
+	b.SetBytes(throughputStreamSize)
+	b.ResetTimer()
+	for range b.N {
+		str, err := s.OpenStreamSync(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.WriteString(str, strconv.Itoa(throughputStreamSize)); err != nil {
+			b.Fatal(err)
+		}
+		str.Close()
+		n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{str}, buf)
+		if err != nil || n != throughputStreamSize {
+			b.Fatalf("read %d bytes of %d from the upstream (%v)", n, throughputStreamSize, err)
 		}
 	}
 	b.StopTimer()
