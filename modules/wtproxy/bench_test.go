@@ -119,15 +119,8 @@ const throughputStreamSize = 8 << 20
 // sendStreams sends throughputStreamSize bytes on a new stream per
 // operation to s's /discard upstream, and checks the count it answers.
 func sendStreams(b *testing.B, s *webtransport.Session) {
-	ctx := context.Background()
 	chunk := make([]byte, 64<<10)
-	b.SetBytes(throughputStreamSize)
-	b.ResetTimer()
-	for range b.N {
-		str, err := s.OpenStreamSync(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
+	perStream(b, s, func(str *webtransport.Stream) {
 		for sent := 0; sent < throughputStreamSize; sent += len(chunk) {
 			if _, err := str.Write(chunk); err != nil {
 				b.Fatal(err)
@@ -138,22 +131,14 @@ func sendStreams(b *testing.B, s *webtransport.Session) {
 		if err != nil || string(reply) != strconv.Itoa(throughputStreamSize) {
 			b.Fatalf("upstream read %q bytes (%v)", reply, err)
 		}
-	}
-	b.StopTimer()
+	})
 }
 
 // receiveStreams asks s's /source upstream for throughputStreamSize
 // bytes on a new stream per operation, and reads them all.
 func receiveStreams(b *testing.B, s *webtransport.Session) {
-	ctx := context.Background()
 	buf := make([]byte, 64<<10)
-	b.SetBytes(throughputStreamSize)
-	b.ResetTimer()
-	for range b.N {
-		str, err := s.OpenStreamSync(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
+	perStream(b, s, func(str *webtransport.Stream) {
 		if _, err := io.WriteString(str, strconv.Itoa(throughputStreamSize)); err != nil {
 			b.Fatal(err)
 		}
@@ -162,6 +147,20 @@ func receiveStreams(b *testing.B, s *webtransport.Session) {
 		if err != nil || n != throughputStreamSize {
 			b.Fatalf("read %d bytes of %d from the upstream (%v)", n, throughputStreamSize, err)
 		}
+	})
+}
+
+// perStream runs transfer, throughputStreamSize bytes, on a new stream of
+// s per operation.
+func perStream(b *testing.B, s *webtransport.Session, transfer func(*webtransport.Stream)) {
+	b.SetBytes(throughputStreamSize)
+	b.ResetTimer()
+	for range b.N {
+		str, err := s.OpenStreamSync(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		transfer(str)
 	}
 	b.StopTimer()
 }
