@@ -2,8 +2,8 @@ package wtproxy
 
 import "sync"
 
-// bufferPools holds the relay's copy buffers by size (buffer_size: one
-// size per configured proxy), so a stream takes a buffer another stream
+// bufferPools holds the relay's copy buffers by size (smallCopyBuffer,
+// and buffer_size: one size per configured proxy), so a stream takes a buffer another stream
 // gave back instead of allocating one: a session opening many short
 // streams then costs the garbage collector nothing per stream. Pooling
 // does not change the bound: a stream holds one buffer per direction
