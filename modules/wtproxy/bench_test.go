@@ -32,18 +32,7 @@ func benchTargets(parent *testing.B, variants ...[2]string) []benchTarget {
 	b := parent
 	cert := testcert.Write(b)
 	up := startUpstream(b, cert, nil)
-	targets := []benchTarget{{"direct", func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
-		client, conn, err := clientConn(ctx, up.addr, cert)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { conn.CloseWithError(0, "") })
-		_, s, err := client.Dial(ctx, "https://localhost"+path, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return s
-	}}}
+	targets := []benchTarget{directTarget(cert, up.addr)}
 	if len(variants) == 0 {
 		variants = [][2]string{{"", ""}}
 	}
@@ -58,6 +47,22 @@ func benchTargets(parent *testing.B, variants ...[2]string) []benchTarget {
 		}})
 	}
 	return targets
+}
+
+// directTarget opens sessions straight to the upstream at addr.
+func directTarget(cert testcert.Cert, addr string) benchTarget {
+	return benchTarget{"direct", func(b *testing.B, ctx context.Context, path string) *webtransport.Session {
+		client, conn, err := clientConn(ctx, addr, cert)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { conn.CloseWithError(0, "") })
+		_, s, err := client.Dial(ctx, "https://localhost"+path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}}
 }
 
 // BenchmarkStreamEchoRTT is the round trip of 64 bytes on an open
@@ -95,39 +100,76 @@ func BenchmarkStreamEchoRTT(b *testing.B) {
 // BenchmarkStreamThroughput sends 8 MiB per operation on a new stream to
 // an upstream that reads it all and answers with the count.
 func BenchmarkStreamThroughput(b *testing.B) {
-	const size = 8 << 20
-	for _, target := range benchTargets(b, [2]string{"", ""}, [2]string{"-buffer-256KiB", "buffer_size 256KiB"}) {
+	for _, target := range benchTargets(b, [2]string{"", ""}, [2]string{"-buffer-32KiB", "buffer_size 32KiB"}) {
 		b.Run(target.name, func(b *testing.B) {
-			ctx := context.Background()
-			s := target.open(b, ctx, "/discard")
-			chunk := make([]byte, 64<<10)
-			b.SetBytes(size)
+			s := target.open(b, context.Background(), "/discard")
 			cpuStart, wallStart := processCPU(b), time.Now()
-			b.ResetTimer()
-			for range b.N {
-				str, err := s.OpenStreamSync(ctx)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for sent := 0; sent < size; sent += len(chunk) {
-					if _, err := str.Write(chunk); err != nil {
-						b.Fatal(err)
-					}
-				}
-				str.Close()
-				reply, err := io.ReadAll(str)
-				if err != nil || string(reply) != strconv.Itoa(size) {
-					b.Fatalf("upstream read %q bytes (%v)", reply, err)
-				}
-			}
-			b.StopTimer()
+			sendStreams(b, s)
 			// Client, edge and upstream share the process: CPU per
 			// operation and cores busy say whether the CPU is the bound.
-			cpu := processCPU(b) - cpuStart
-			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
-			b.ReportMetric(cpu.Seconds()/time.Since(wallStart).Seconds(), "cores")
+			reportCPU(b, processCPU(b)-cpuStart, time.Since(wallStart), "")
 		})
 	}
+}
+
+// throughputStreamSize is what each operation of the throughput
+// benchmarks sends.
+const throughputStreamSize = 8 << 20
+
+// sendStreams sends throughputStreamSize bytes on a new stream per
+// operation to s's /discard upstream, and checks the count it answers.
+func sendStreams(b *testing.B, s *webtransport.Session) {
+	chunk := make([]byte, 64<<10)
+	perStream(b, s, func(str *webtransport.Stream) {
+		for sent := 0; sent < throughputStreamSize; sent += len(chunk) {
+			if _, err := str.Write(chunk); err != nil {
+				b.Fatal(err)
+			}
+		}
+		str.Close()
+		reply, err := io.ReadAll(str)
+		if err != nil || string(reply) != strconv.Itoa(throughputStreamSize) {
+			b.Fatalf("upstream read %q bytes (%v)", reply, err)
+		}
+	})
+}
+
+// receiveStreams asks s's /source upstream for throughputStreamSize
+// bytes on a new stream per operation, and reads them all.
+func receiveStreams(b *testing.B, s *webtransport.Session) {
+	buf := make([]byte, 64<<10)
+	perStream(b, s, func(str *webtransport.Stream) {
+		if _, err := io.WriteString(str, strconv.Itoa(throughputStreamSize)); err != nil {
+			b.Fatal(err)
+		}
+		str.Close()
+		n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{str}, buf)
+		if err != nil || n != throughputStreamSize {
+			b.Fatalf("read %d bytes of %d from the upstream (%v)", n, throughputStreamSize, err)
+		}
+	})
+}
+
+// perStream runs transfer, throughputStreamSize bytes, on a new stream of
+// s per operation.
+func perStream(b *testing.B, s *webtransport.Session, transfer func(*webtransport.Stream)) {
+	b.SetBytes(throughputStreamSize)
+	b.ResetTimer()
+	for range b.N {
+		str, err := s.OpenStreamSync(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		transfer(str)
+	}
+	b.StopTimer()
+}
+
+// reportCPU reports cpu, spent over wall, per operation and in cores,
+// under names prefixed by who spent it.
+func reportCPU(b *testing.B, cpu, wall time.Duration, who string) {
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), who+"cpu-ms/op")
+	b.ReportMetric(cpu.Seconds()/wall.Seconds(), who+"cores")
 }
 
 // BenchmarkUpstreamSessionOpen is the time the edge takes to open an

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -70,6 +71,15 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit
 			}()
 		}
 	})
+	srv.HandleSessions("/source", func(s *webtransport.Session, _ *http.Request) {
+		for {
+			str, err := s.AcceptStream(s.Context())
+			if err != nil {
+				return
+			}
+			go serveSource(str)
+		}
+	})
 	srv.Mux.HandleFunc("/refuse", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusForbidden)
 	})
@@ -132,6 +142,26 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit
 	return u
 }
 
+// serveSource answers a stream that asks for n bytes (n in decimal, then
+// the stream's end) with n bytes.
+func serveSource(str *webtransport.Stream) {
+	req, err := io.ReadAll(io.LimitReader(str, 20))
+	n, perr := strconv.ParseInt(string(req), 10, 64)
+	if err != nil || perr != nil || n < 0 {
+		str.CancelWrite(0x40)
+		return
+	}
+	chunk := make([]byte, 64<<10)
+	for n > 0 {
+		w, err := str.Write(chunk[:min(n, int64(len(chunk)))])
+		if err != nil {
+			return
+		}
+		n -= int64(w)
+	}
+	str.Close()
+}
+
 // edge is lastmile in-process with one webtransport route relaying to an
 // upstream.
 type edge struct {
@@ -153,7 +183,14 @@ func (e *edge) closeClients() {
 func startEdge(t testing.TB, cert testcert.Cert, upstreamAddr, options string) *edge {
 	t.Helper()
 	e := &edge{port: testcaddy.FreeTCPAndUDPPort(t), admin: testcaddy.FreePort(t), cert: cert}
-	testcaddy.Run(t, fmt.Sprintf(`{
+	testcaddy.Run(t, e.caddyfile(upstreamAddr, options))
+	return e
+}
+
+// caddyfile is the edge's config: `session proxy <upstream> {<options>}`
+// on every path.
+func (e *edge) caddyfile(upstreamAddr, options string) string {
+	return fmt.Sprintf(`{
 	admin 127.0.0.1:%s
 	persist_config off
 	auto_https disable_redirects
@@ -172,8 +209,7 @@ localhost:%s {
 		}
 	}
 }
-`, e.admin, e.port, cert.CertFile, cert.KeyFile, upstreamAddr, cert.CertFile, options))
-	return e
+`, e.admin, e.port, e.cert.CertFile, e.cert.KeyFile, upstreamAddr, e.cert.CertFile, options)
 }
 
 // dial opens a session through the edge as a browser would: on a

@@ -213,12 +213,23 @@ type sendSide interface {
 	Context() context.Context
 }
 
+// smallCopyBuffer is the buffer a stream is relayed with until one read
+// fills it: streams of small messages never need more.
+const smallCopyBuffer = 16 << 10
+
 // pipe copies src to dst through one buffer: it reads no more until dst
 // took the last read, so a slow reader behind dst stops the writer
 // behind src through QUIC flow control. A reset of src resets dst with
 // its code, and a STOP_SENDING on dst stops src with its code.
+//
+// The buffer starts small and becomes bufSize once a read fills it: a
+// bulk stream then hands quic-go few large writes, each of which it
+// packs into one batch of packets (sendmsg with GSO), instead of many
+// small ones, each a wake-up of the connection's send loop and a short
+// batch.
 func (r *relay) pipe(src receiveSide, dst sendSide, m *directionMetrics) {
-	buf := make([]byte, r.bufSize)
+	buf, giveBack := copyBuffer(min(smallCopyBuffer, r.bufSize))
+	defer func() { giveBack() }()
 	// The peer's STOP_SENDING ends dst's context; wake the read so it is
 	// passed on at once, not when src next has data.
 	stop := context.AfterFunc(dst.Context(), func() { src.SetReadDeadline(time.Now()) })
@@ -232,6 +243,10 @@ func (r *relay) pipe(src receiveSide, dst sendSide, m *directionMetrics) {
 				return
 			}
 			m.bytes.Add(float64(n))
+			if n == len(buf) && len(buf) < r.bufSize {
+				giveBack()
+				buf, giveBack = copyBuffer(r.bufSize)
+			}
 		}
 		switch {
 		case err == nil:
