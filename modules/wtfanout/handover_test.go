@@ -125,17 +125,7 @@ func TestNewHubResumesWhereRunningHubIs(t *testing.T) {
 // twoPathsConfig fans upstream out on /live (replay 16) and /live2
 // (replay 2): two hubs.
 func twoPathsConfig(site *testcaddy.Site, upstream string) string {
-	return fmt.Sprintf(`{
-	admin %s
-	persist_config off
-	auto_https disable_redirects
-	servers {
-		protocols h1 h2
-	}
-	quic
-}
-localhost:%s {
-	tls %s %s
+	return siteConfig(site, fmt.Sprintf(`
 	webtransport /live {
 		session fanout %s {
 			replay 16
@@ -145,7 +135,5 @@ localhost:%s {
 		session fanout %s {
 			replay 2
 		}
-	}
-}
-`, site.Admin, site.Port, site.CertFile, site.KeyFile, upstream, upstream)
+	}`, upstream, upstream))
 }

@@ -150,6 +150,19 @@ func startEdge(t testing.TB, o *origin, options string) *testcaddy.Site {
 // edgeConfig is startEdge's Caddyfile, fanning out upstream (a URL
 // template); other paths answer 404 with body.
 func edgeConfig(site *testcaddy.Site, upstream, options, body string) string {
+	return siteConfig(site, fmt.Sprintf(`
+	webtransport /live {
+		max_sessions_per_client 1000
+		session fanout %s {
+			%s
+		}
+	}
+	respond %q 404`, upstream, options, body))
+}
+
+// siteConfig is a Caddyfile serving routes on the site, with HTTP/3
+// and WebTransport by the quic app.
+func siteConfig(site *testcaddy.Site, routes string) string {
 	return fmt.Sprintf(`{
 	admin %s
 	persist_config off
@@ -160,16 +173,9 @@ func edgeConfig(site *testcaddy.Site, upstream, options, body string) string {
 	quic
 }
 localhost:%s {
-	tls %s %s
-	webtransport /live {
-		max_sessions_per_client 1000
-		session fanout %s {
-			%s
-		}
-	}
-	respond %q 404
+	tls %s %s%s
 }
-`, site.Admin, site.Port, site.CertFile, site.KeyFile, upstream, options, body)
+`, site.Admin, site.Port, site.CertFile, site.KeyFile, routes)
 }
 
 // fanClient is a browser's fan-out session.
