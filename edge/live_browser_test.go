@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -49,9 +50,11 @@ type subscribeRun struct {
 	Events []struct {
 		ID   string `json:"id"`
 		Data string `json:"data"`
+		At   int64  `json:"at"` // ms since the epoch, in the page
 	} `json:"events"`
 	Statuses []string `json:"statuses"`
 	Error    string   `json:"error"`
+	Started  int64    `json:"started"` // ms since the epoch, in the page
 }
 
 // ids are the run's event ids as numbers, in arrival order.
@@ -171,29 +174,8 @@ func TestChromiumThroughSessionProxy(t *testing.T) {
 // continues right after it; and all of it comes from one origin stream.
 func TestChromiumSubscribesThroughSessionFanout(t *testing.T) {
 	requireBrowser(t)
-	origin := sseorigin.New()
-	srv := httptest.NewServer(origin)
-	t.Cleanup(srv.Close)
-	e := startEdgeWith(t, withRoutes(`
-	webtransport /live {
-		session fanout `+srv.URL+`/events/{channel}
-	}`))
-	// The origin emits every 50 ms while the test runs: the edge keeps the
-	// last 16, so each subscription starts with a replay, then live ones.
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go func() {
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for n := 1; ; n++ {
-			origin.Publish("news", "", "event "+strconv.Itoa(n))
-			select {
-			case <-tick.C:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	origin, route := startNewsOrigin(t)
+	e := startEdgeWith(t, withRoutes(route))
 
 	const want = 20 // more than the replay: live events too
 	var res liveResult
@@ -229,5 +211,126 @@ func TestChromiumSubscribesThroughSessionFanout(t *testing.T) {
 	}
 	if got := origin.Opened(); got != 1 {
 		t.Errorf("the origin saw %d event streams, want 1 for all the subscriptions", got)
+	}
+}
+
+// startNewsOrigin starts the site's SSE origin, publishing on channel
+// news every 50 ms while the test runs (the edge keeps the last 16, so
+// each subscription starts with a replay, then live ones), and gives the
+// Caddyfile route fanning it out on /live.
+func startNewsOrigin(t *testing.T) (*sseorigin.Origin, string) {
+	t.Helper()
+	origin := sseorigin.New()
+	srv := httptest.NewServer(origin)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for n := 1; ; n++ {
+			origin.Publish("news", "", "event "+strconv.Itoa(n))
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return origin, `
+	webtransport /live {
+		session fanout ` + srv.URL + `/events/{channel}
+	}`
+}
+
+// udpBlockedFront serves the edge's TCP port on another port whose UDP
+// side swallows every packet, as a firewall that drops UDP: a browser
+// there has WebTransport but no QUIC handshake ever completes.
+func udpBlockedFront(t *testing.T, e *testEdge) string {
+	t.Helper()
+	for range 20 {
+		door := openTierDoor(t, "127.0.0.1:"+e.Port)
+		hole, err := net.ListenPacket("udp", door.addr())
+		if err != nil { // the port is taken on UDP: another one
+			door.shut()
+			continue
+		}
+		t.Cleanup(func() { hole.Close() })
+		go func() {
+			buf := make([]byte, 2048)
+			for {
+				if _, _, err := hole.ReadFrom(buf); err != nil {
+					return
+				}
+			}
+		}()
+		_, port, _ := net.SplitHostPort(door.addr())
+		return port
+	}
+	t.Fatal("no port free for the UDP black hole")
+	return ""
+}
+
+// fallbackWithin bounds how long subscribe() may take to deliver its
+// first event when UDP is dropped: Chromium gives up a QUIC handshake
+// that gets no answer after about 4 s (Chromium 156; its handshake
+// timeout is at most 10 s), then the SSE request takes a round trip.
+const fallbackWithin = 20 * time.Second
+
+// A page that has WebTransport but cannot reach the edge over UDP (page
+// and events served over TCP only, every UDP packet to the port dropped)
+// still gets its events over SSE on HTTP/2: subscribe() falls back by
+// itself within a bounded time, and a resubscription goes to SSE at once
+// and resumes after the event it names.
+func TestChromiumSubscribeFallsBackToSSEWhenUDPIsBlocked(t *testing.T) {
+	requireBrowser(t)
+	_, route := startNewsOrigin(t)
+	// No Alt-Svc: the page's origin must not learn of the edge's
+	// reachable UDP port.
+	e := startEdgeWith(t, func(s string) string { return strings.Replace(s, "\talt_svc 24h", route, 1) })
+	front := udpBlockedFront(t, e)
+	sse := e.counter(t, `lastmile_fanout_events_delivered_total{transport="sse"}`)
+
+	const want = 8 // the resumed run starts after the first's fifth-last
+	var res struct {
+		UDPBlocked struct {
+			Protocol        string        `json:"protocol"`
+			HasWebTransport bool          `json:"hasWebTransport"`
+			Runs            subscribeRuns `json:"runs"`
+		} `json:"udpBlocked"`
+	}
+	runLivePage(t, e, &res, "FANOUT_PATH=/live", "CHANNEL=news", "EVENTS="+strconv.Itoa(want),
+		"UDP_BLOCKED_ORIGIN=https://localhost:"+front, "TIMEOUT_MS="+strconv.Itoa(int((fallbackWithin+5*time.Second).Milliseconds())))
+	got := res.UDPBlocked
+	if got.Protocol != "h2" || !got.HasWebTransport {
+		t.Fatalf("page over %q with WebTransport %v: want an HTTP/2 page in a browser that has WebTransport", got.Protocol, got.HasWebTransport)
+	}
+	for i, run := range []*subscribeRun{got.Runs.First, got.Runs.Resumed} {
+		if run == nil || run.Error != "" || len(run.Events) != want {
+			t.Fatalf("run %d: %+v", i, run)
+		}
+		// The first run tries WebTransport; the resumed one goes straight
+		// to SSE, the page having learnt that WebTransport does not connect.
+		if tried := slices.Contains(run.Statuses, "webtransport:connecting"); tried != (i == 0) || !slices.Contains(run.Statuses, "sse:live") {
+			t.Errorf("run %d: statuses %v, want sse:live, after webtransport:connecting only in the first run", i, run.Statuses)
+		}
+		if took := time.Duration(run.Events[0].At-run.Started) * time.Millisecond; took > fallbackWithin {
+			t.Errorf("run %d: first event after %v, want within %v", i, took, fallbackWithin)
+		} else {
+			t.Logf("run %d: first event %v after subscribe(), statuses %v", i, took, run.Statuses)
+		}
+		ids := run.ids(t)
+		for k := 1; k < len(ids); k++ {
+			if ids[k] != ids[k-1]+1 {
+				t.Errorf("run %d: ids %v out of order, duplicated or missing", i, ids)
+				break
+			}
+		}
+	}
+	if first, resumed := got.Runs.First.ids(t), got.Runs.Resumed.ids(t); resumed[0] != first[want-5]+1 {
+		t.Errorf("resumed after event %d at event %d", first[want-5], resumed[0])
+	}
+	if got := sse.delta(t); got < 2*want {
+		t.Errorf("the edge delivered %v events over SSE, want at least %d", got, 2*want)
 	}
 }

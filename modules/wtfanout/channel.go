@@ -34,6 +34,7 @@ const (
 type channel struct {
 	hub          *hub
 	name         string
+	upstream     string // the channel's upstream URL
 	ctx          context.Context
 	stopUpstream context.CancelFunc
 
@@ -42,18 +43,24 @@ type channel struct {
 	kept    []*event // the last Replay events, oldest first
 	seen    map[string]struct{}
 	seenIDs []string // seen's ids, oldest first
+	lastID  string   // the upstream stream's last event id
 	state   string
 	linger  *time.Timer
 	stopped bool
 }
 
+// newChannel makes a channel that starts where the same upstream channel
+// is in another hub (see handover.go); run starts it.
 func newChannel(h *hub, name string) *channel {
 	ctx, cancel := context.WithCancel(context.Background())
 	metrics.channels.Inc()
-	return &channel{
-		hub: h, name: name, ctx: ctx, stopUpstream: cancel,
+	c := &channel{
+		hub: h, name: name, upstream: upstreamURL(h.set.Upstream, name), ctx: ctx, stopUpstream: cancel,
 		subs: make(map[*subscriber]struct{}), seen: make(map[string]struct{}),
 	}
+	c.resumeFrom(resumeFor(h, c.upstream, time.Now()))
+	registerLive(c)
+	return c
 }
 
 // add subscribes sub and queues its replay, under the channel's lock so
@@ -108,12 +115,12 @@ func (c *channel) stopIfIdle() {
 	if len(c.subs) > 0 || c.stopped {
 		return
 	}
-	c.stopLocked(false)
+	c.stopLocked(false, false)
 }
 
 // stop ends the channel and its subscriptions with code (see
-// subscriber.end).
-func (c *channel) stop(code string) {
+// subscriber.end); handOver leaves its resume point for a new hub.
+func (c *channel) stop(code string, handOver bool) {
 	c.hub.mu.Lock()
 	defer c.hub.mu.Unlock()
 	c.mu.Lock()
@@ -126,14 +133,20 @@ func (c *channel) stop(code string) {
 		metrics.closed.WithLabelValues(endReason(code)).Inc()
 	}
 	clear(c.subs)
-	c.stopLocked(code == codeUnknownChannel)
+	c.stopLocked(code == codeUnknownChannel, handOver)
 }
 
 // stopLocked runs with the hub's and the channel's locks held.
-func (c *channel) stopLocked(unknown bool) {
+func (c *channel) stopLocked(unknown, handOver bool) {
 	c.stopped = true
 	c.stopUpstream()
 	c.hub.remove(c, unknown)
+	var left *resumePoint
+	if handOver {
+		p := c.positionLocked()
+		left = &p
+	}
+	unregisterLive(c, left, time.Now())
 	metrics.channels.Dec()
 }
 
@@ -151,12 +164,10 @@ var errStop = errors.New("the origin asked not to reconnect (204)")
 // reconnecting with exponential backoff and jitter.
 func (c *channel) run() {
 	set := c.hub.set
-	lastID := ""
 	backoff := set.BackoffMin
 	for {
-		p, err := c.connect(lastID)
+		p, err := c.connect()
 		if p != nil {
-			lastID = p.LastID
 			backoff = set.BackoffMin
 			if p.Retry > 0 {
 				backoff = min(max(p.Retry, set.BackoffMin), set.BackoffMax)
@@ -167,10 +178,10 @@ func (c *channel) run() {
 		}
 		switch {
 		case errors.Is(err, errUnknownChannel):
-			c.stop(codeUnknownChannel)
+			c.stop(codeUnknownChannel, false)
 			return
 		case errors.Is(err, errStop):
-			c.stop("")
+			c.stop("", false)
 			return
 		}
 		c.hub.logger.Debug("upstream subscription ended", zap.String("channel", c.name), zap.Error(err))
@@ -188,10 +199,14 @@ func (c *channel) run() {
 	}
 }
 
-// connect reads one upstream response's events into the channel; the
-// parser is returned once the origin answered with an event stream.
-func (c *channel) connect(lastID string) (*sseParser, error) {
-	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, upstreamURL(c.hub.set.Upstream, c.name), nil)
+// connect reads one upstream response's events into the channel,
+// resuming after the channel's last event id; the parser is returned once
+// the origin answered with an event stream.
+func (c *channel) connect() (*sseParser, error) {
+	c.mu.Lock()
+	lastID := c.lastID
+	c.mu.Unlock()
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, c.upstream, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -229,9 +244,12 @@ func (c *channel) connect(lastID string) (*sseParser, error) {
 	for {
 		ev, err := p.Next()
 		if err != nil {
+			c.mu.Lock()
+			c.lastID = p.LastID
+			c.mu.Unlock()
 			return p, err
 		}
-		c.publish(ev, time.Now())
+		c.publish(ev, p.LastID, time.Now())
 	}
 }
 
@@ -257,14 +275,16 @@ func (c *channel) setState(state string) {
 }
 
 // publish keeps ev and offers it to every subscriber; an event whose id
-// was seen lately is one the origin sent again after a reconnect.
-func (c *channel) publish(ev sseEvent, received time.Time) {
+// was seen lately is one the origin sent again after a reconnect. lastID
+// is the stream's last event id once ev was read.
+func (c *channel) publish(ev sseEvent, lastID string, received time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastID = lastID
 	if ev.TooLarge {
 		metrics.dropped.WithLabelValues("too_large").Inc()
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if ev.HasID && ev.ID != "" {
 		if _, dup := c.seen[ev.ID]; dup {
 			metrics.dropped.WithLabelValues("duplicate").Inc()

@@ -143,12 +143,26 @@ func (o *origin) dropAll(channel string) {
 func startEdge(t testing.TB, o *origin, options string) *testcaddy.Site {
 	t.Helper()
 	site := testcaddy.NewSite(t)
-	testcaddy.Run(t, edgeConfig(site, o, options, "not fan-out"))
+	testcaddy.Run(t, edgeConfig(site, o.template(), options, "not fan-out"))
 	return site
 }
 
-// edgeConfig is startEdge's Caddyfile; other paths answer 404 with body.
-func edgeConfig(site *testcaddy.Site, o *origin, options, body string) string {
+// edgeConfig is startEdge's Caddyfile, fanning out upstream (a URL
+// template); other paths answer 404 with body.
+func edgeConfig(site *testcaddy.Site, upstream, options, body string) string {
+	return siteConfig(site, fmt.Sprintf(`
+	webtransport /live {
+		max_sessions_per_client 1000
+		session fanout %s {
+			%s
+		}
+	}
+	respond %q 404`, upstream, options, body))
+}
+
+// siteConfig is a Caddyfile serving routes on the site, with HTTP/3
+// and WebTransport by the quic app.
+func siteConfig(site *testcaddy.Site, routes string) string {
 	return fmt.Sprintf(`{
 	admin %s
 	persist_config off
@@ -159,16 +173,9 @@ func edgeConfig(site *testcaddy.Site, o *origin, options, body string) string {
 	quic
 }
 localhost:%s {
-	tls %s %s
-	webtransport /live {
-		max_sessions_per_client 1000
-		session fanout %s {
-			%s
-		}
-	}
-	respond %q 404
+	tls %s %s%s
 }
-`, site.Admin, site.Port, site.CertFile, site.KeyFile, o.template(), options, body)
+`, site.Admin, site.Port, site.CertFile, site.KeyFile, routes)
 }
 
 // fanClient is a browser's fan-out session.
@@ -182,13 +189,13 @@ type fanClient struct {
 
 func dialFanout(t testing.TB, ctx context.Context, site *testcaddy.Site) *fanClient {
 	t.Helper()
-	return dialFanoutWindow(t, ctx, site, 0)
+	return dialFanoutWindow(t, ctx, site, "/live", 0)
 }
 
 // dialFanoutWindow dials with stream receive windows of window bytes (0:
 // quic-go's defaults, which grow to 6 MiB), so a client that does not read
 // stops the edge's writes soon.
-func dialFanoutWindow(t testing.TB, ctx context.Context, site *testcaddy.Site, window uint64) *fanClient {
+func dialFanoutWindow(t testing.TB, ctx context.Context, site *testcaddy.Site, path string, window uint64) *fanClient {
 	t.Helper()
 	qconf := &quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true}
 	if window > 0 {
@@ -202,7 +209,7 @@ func dialFanoutWindow(t testing.TB, ctx context.Context, site *testcaddy.Site, w
 		},
 	}
 	t.Cleanup(func() { d.Close() })
-	_, s, err := d.Dial(ctx, site.URL("/live"), nil)
+	_, s, err := d.Dial(ctx, site.URL(path), nil)
 	if err != nil {
 		t.Fatalf("dialing the fan-out path: %v", err)
 	}
@@ -314,7 +321,12 @@ func fixture(t *testing.T, options string) (*origin, *testcaddy.Site, context.Co
 	t.Helper()
 	o := startOrigin(t)
 	site := startEdge(t, o, options)
+	return o, site, fixtureContext(t)
+}
+
+// fixtureContext bounds a test's dials and accepts.
+func fixtureContext(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
-	return o, site, ctx
+	return ctx
 }

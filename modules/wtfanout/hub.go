@@ -138,7 +138,7 @@ func (h *hub) remove(ch *channel, unknown bool) {
 
 // Destruct runs when no config uses the hub: its channels stop and their
 // subscribers are told the channel failed, so clients reconnect to what
-// the new config serves.
+// the new config serves, whose channels resume where these stopped.
 func (h *hub) Destruct() error {
 	h.mu.Lock()
 	h.closed = true
@@ -148,7 +148,7 @@ func (h *hub) Destruct() error {
 	}
 	h.mu.Unlock()
 	for _, ch := range chans {
-		ch.stop("")
+		ch.stop("", true)
 	}
 	h.client.CloseIdleConnections()
 	return nil

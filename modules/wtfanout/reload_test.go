@@ -2,6 +2,7 @@ package wtfanout
 
 import (
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	o.emitN("feed", 3)
 	es.expect("1", "2", "3")
 
-	testcaddy.Run(t, edgeConfig(site, o, options, "reloaded")) // a reload, as the admin API's POST /load
+	testcaddy.Run(t, edgeConfig(site, o.template(), options, "reloaded")) // a reload, as the admin API's POST /load
 	if got := otherPath(t, site); got != "reloaded" {
 		t.Fatalf("after the reload the edge answers %q, want the new config's body", got)
 	}
@@ -50,7 +51,7 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	// A reload that changes the settings starts a new hub; the old one's
 	// channels end with status failed, its sessions can no longer
 	// subscribe, and a new session resumes on the new hub.
-	testcaddy.Run(t, edgeConfig(site, o, "replay 8", "changed"))
+	testcaddy.Run(t, edgeConfig(site, o.template(), "replay 8", "changed"))
 	if r := c.reply(); r.Op != "status" || r.Channel != "feed" || r.State != stateFailed {
 		t.Fatalf("after a reload with new settings: %+v, want status failed for feed", r)
 	}
@@ -59,8 +60,9 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	if r := c.reply(); r.Op != "error" || r.Code != codeUnavailable {
 		t.Fatalf("subscribing on a session of the old config: %+v, want error unavailable", r)
 	}
-	// The new hub keeps nothing of the old one: it asks the origin anew,
-	// without Last-Event-ID, and this origin answers with its whole log.
+	// The new hub starts where the old one stopped: its replay buffer
+	// (8 of the old 16 kept) and a resume after the old hub's last id;
+	// this origin would send its whole log again without Last-Event-ID.
 	fresh := dialFanout(t, ctx, site)
 	es2 := fresh.subscribe(ctx, "feed", "")
 	testcaddy.Eventually(t, 5*time.Second, "the new hub serving the channel", func() bool { return o.open("feed") == 1 })
@@ -68,5 +70,11 @@ func TestReloadKeepsSubscriptions(t *testing.T) {
 	es2.expect("1", "2", "3", "4", "5", "6", "7")
 	if n := o.requestCount("feed"); n != 2 {
 		t.Errorf("the origin saw %d requests for the channel, want 2: one per hub", n)
+	}
+	o.mu.Lock()
+	lastIDs := slices.Clone(o.lastIDs)
+	o.mu.Unlock()
+	if !slices.Equal(lastIDs, []string{"", "6"}) {
+		t.Errorf("the origin's requests had Last-Event-ID %q, want the new hub's to resume after 6", lastIDs)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // every event at once, and the slow one is told what it missed.
 func TestSlowConsumerDoesNotSlowOthers(t *testing.T) {
 	o, site, ctx := fixture(t, "queue 64\n\t\t\treplay 0")
-	slow := dialFanoutWindow(t, ctx, site, 64<<10)
+	slow := dialFanoutWindow(t, ctx, site, "/live", 64<<10)
 	slow.subscribe(ctx, "ticks", "") // its stream is never read
 	fast := make([]*eventStream, 5)
 	for i := range fast {
@@ -63,7 +63,7 @@ func TestSlowConsumerDoesNotSlowOthers(t *testing.T) {
 // With overflow close, the slow subscription is ended instead.
 func TestOverflowClose(t *testing.T) {
 	o, site, ctx := fixture(t, "queue 4\n\t\t\treplay 0\n\t\t\toverflow close")
-	slow := dialFanoutWindow(t, ctx, site, 64<<10)
+	slow := dialFanoutWindow(t, ctx, site, "/live", 64<<10)
 	slow.subscribe(ctx, "ticks", "")
 	testcaddy.Eventually(t, 5*time.Second, "the origin serving the channel", func() bool { return o.open("ticks") == 1 })
 	big := string(make([]byte, 32<<10))

@@ -20,6 +20,7 @@ import (
 //		max_streams <n>
 //		sessions_per_connection <n>
 //		forward_headers <header-names...>
+//		protocols <application-protocols...>
 //	}
 func (p *Proxy) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // module name
@@ -75,6 +76,12 @@ func (p *Proxy) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			p.ForwardHeaders = append(p.ForwardHeaders, names...)
+		case "protocols":
+			names := d.RemainingArgs()
+			if len(names) == 0 {
+				return d.ArgErr()
+			}
+			p.Protocols = append(p.Protocols, names...)
 		default:
 			return d.Errf("unrecognized proxy option %q", opt)
 		}

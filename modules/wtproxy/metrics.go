@@ -42,7 +42,7 @@ func newProxyMetrics() *proxyMetrics {
 		}),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "refused_total",
-			Help: "Sessions refused because the upstream session could not be opened, by reason (status: the upstream answered with an error status; timeout; unreachable).",
+			Help: "Sessions refused because the upstream session could not be opened, by reason (status: the upstream answered with an error status; timeout; unreachable; protocol: it chose an application protocol the browser did not offer).",
 		}, []string{"reason"}),
 		streams: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "streams_total",

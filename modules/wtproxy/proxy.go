@@ -69,11 +69,20 @@ type Proxy struct {
 	// at the edge.
 	ForwardHeaders []string `json:"forward_headers,omitempty"`
 
+	// Protocols are the application protocols whose negotiation is
+	// relayed: the browser's WT-Available-Protocols reaches the upstream
+	// with these of them, and the upstream's WT-Protocol the browser.
+	// None by default: no offer is relayed.
+	Protocols []string `json:"protocols,omitempty"`
+
 	upstream *url.URL
 	forward  []string
 	tlsConf  *tls.Config
 	pool     *connPool
-	logger   *zap.Logger
+	// negotiating carries the sessions of browsers that offer relayed
+	// protocols (see negotiate.go); nil without Protocols.
+	negotiating *connPool
+	logger      *zap.Logger
 }
 
 // UpstreamTLS is the TLS client setup for the upstream, named as
@@ -137,6 +146,10 @@ func (p *Proxy) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("proxy: %w", err)
 	}
 	p.pool = newConnPool(p.tlsConf, u.Host, p.SessionsPerConnection, p.MaxStreams)
+	if len(p.Protocols) > 0 {
+		p.negotiating = newConnPool(p.tlsConf, u.Host, p.SessionsPerConnection, p.MaxStreams)
+		p.negotiating.wt.ApplicationProtocols = p.Protocols
+	}
 	return promreg.Register(ctx.GetMetricsRegistry(), metrics.collectors()...)
 }
 
@@ -164,11 +177,21 @@ func (p *Proxy) Validate() error {
 		if !validHeaderName(h) {
 			return fmt.Errorf("proxy: forward_headers %q: not a header name", h)
 		}
-		// webtransport-go's client fails a session whose server picked a
-		// protocol the client did not offer itself: negotiation is not
-		// relayed.
-		if strings.EqualFold(h, "WT-Available-Protocols") {
-			return fmt.Errorf("proxy: forward_headers %q: application protocol negotiation is not relayed", h)
+		// The offer is relayed cut to Protocols, which webtransport-go's
+		// client also checks the upstream's choice against.
+		if strings.EqualFold(h, availableProtocolsHeader) {
+			return fmt.Errorf("proxy: forward_headers %q: list the application protocols to relay with protocols", h)
+		}
+	}
+	if len(p.Protocols) > maxProtocols {
+		return fmt.Errorf("proxy: protocols: %d listed, want at most %d", len(p.Protocols), maxProtocols)
+	}
+	for i, name := range p.Protocols {
+		if err := validProtocol(name); err != nil {
+			return fmt.Errorf("proxy: protocols %q: %w", name, err)
+		}
+		if slices.Contains(p.Protocols[:i], name) {
+			return fmt.Errorf("proxy: protocols %q: listed twice", name)
 		}
 	}
 	return nil
@@ -177,6 +200,9 @@ func (p *Proxy) Validate() error {
 // Cleanup closes the upstream connections no session uses; the others
 // close when their last session ends (sessions outlive their config).
 func (p *Proxy) Cleanup() error {
+	if p.negotiating != nil {
+		p.negotiating.close()
+	}
 	if p.pool != nil {
 		p.pool.close()
 	}

@@ -2,7 +2,10 @@ package wtproxy
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -19,34 +22,48 @@ func (p *Proxy) PrepareSession(r *http.Request) (wtsession.PreparedSession, erro
 	ctx, cancel := context.WithTimeout(r.Context(), time.Duration(p.DialTimeout))
 	defer cancel()
 	start := time.Now()
-	uc, reused, resp, up, err := p.open(ctx, r)
+	offer := offeredProtocols(r, p.Protocols)
+	pool := p.poolFor(offer)
+	uc, reused, resp, up, err := p.open(ctx, r, pool, offer)
 	if err != nil {
 		return nil, p.refuse(ctx, resp, err)
 	}
 	metrics.observeDial(time.Since(start), reused)
-	return &relaySession{proxy: p, conn: uc, upstream: up}, nil
+	// webtransport-go checked the choice against every protocol relayed;
+	// this browser may have offered fewer.
+	protocol := up.SessionState().ApplicationProtocol
+	if protocol != "" && !slices.Contains(offer, protocol) {
+		up.CloseWithError(webtransport.WTALPNErrorCode, "protocol not offered")
+		pool.release(uc)
+		return nil, p.refuse(ctx, resp, fmt.Errorf("%w: %q", errNotOffered, protocol))
+	}
+	return &relaySession{proxy: p, pool: pool, conn: uc, upstream: up, protocol: protocol}, nil
 }
+
+// errNotOffered: the upstream chose an application protocol the browser
+// did not offer.
+var errNotOffered = errors.New("the upstream chose an application protocol the client did not offer")
 
 // open opens the upstream session on a pooled connection. An upstream
 // that refuses a second session on a connection (webtransport-go does
 // unless both sides enable WebTransport flow control) gets a connection
 // per session from then on.
-func (p *Proxy) open(ctx context.Context, r *http.Request) (uc *upstreamConn, reused bool, resp *http.Response, up *webtransport.Session, err error) {
+func (p *Proxy) open(ctx context.Context, r *http.Request, pool *connPool, offer []string) (uc *upstreamConn, reused bool, resp *http.Response, up *webtransport.Session, err error) {
 	for {
-		uc, reused, err = p.pool.get(ctx)
+		uc, reused, err = pool.get(ctx)
 		if err != nil {
 			return nil, false, nil, nil, err
 		}
 		// The session outlives ctx: webtransport-go detaches it.
-		resp, up, err = uc.client.Dial(ctx, upstreamURL(p.upstream, r), upstreamHeader(r, p.forward))
+		resp, up, err = uc.client.Dial(ctx, upstreamURL(p.upstream, r), upstreamHeader(r, p.forward, offer))
 		if err == nil {
 			return uc, reused, resp, up, nil
 		}
-		p.pool.release(uc)
+		pool.release(uc)
 		if !reused || !rejected(err) {
 			return nil, false, resp, nil, err
 		}
-		p.pool.stopSharing()
+		pool.stopSharing()
 		p.logger.Warn("upstream refuses several sessions per connection: enable WebTransport flow control on it to save a handshake per session")
 	}
 }
@@ -62,12 +79,17 @@ func (p *Proxy) refuse(ctx context.Context, resp *http.Response, err error) erro
 // waiting for the browser's to be accepted.
 type relaySession struct {
 	proxy    *Proxy
+	pool     *connPool
 	conn     *upstreamConn
 	upstream *webtransport.Session
+	protocol string // the upstream's WT-Protocol, "" if none
 }
 
+// ApplicationProtocol is the upstream's choice, which the browser gets.
+func (rs *relaySession) ApplicationProtocol() string { return rs.protocol }
+
 func (rs *relaySession) ServeSession(s *wtsession.Session) {
-	defer rs.proxy.pool.release(rs.conn)
+	defer rs.pool.release(rs.conn)
 	metrics.sessionsOpen.Inc()
 	defer metrics.sessionsOpen.Dec()
 	metrics.sessions.Inc()
@@ -76,5 +98,5 @@ func (rs *relaySession) ServeSession(s *wtsession.Session) {
 
 func (rs *relaySession) Abort() {
 	rs.upstream.CloseWithError(codeClientGone, "client session not accepted")
-	rs.proxy.pool.release(rs.conn)
+	rs.pool.release(rs.conn)
 }

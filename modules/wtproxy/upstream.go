@@ -181,8 +181,9 @@ func upstreamURL(base *url.URL, r *http.Request) string {
 }
 
 // upstreamHeader is the CONNECT request's header for the upstream: the
-// forwarded headers, and who the client is, as reverse_proxy tells it.
-func upstreamHeader(r *http.Request, forward []string) http.Header {
+// forwarded headers, the client's offer of relayed application protocols
+// (see offeredProtocols), and who the client is, as reverse_proxy tells it.
+func upstreamHeader(r *http.Request, forward, offer []string) http.Header {
 	hdr := make(http.Header, len(forward)+4)
 	for _, name := range forward {
 		if v := r.Header.Values(name); len(v) > 0 {
@@ -204,6 +205,7 @@ func upstreamHeader(r *http.Request, forward []string) http.Header {
 	hdr.Set("X-Forwarded-Proto", "https")
 	hdr.Set("X-Forwarded-Host", r.Host)
 	hdr.Set("Forwarded", forwardedElement(peer, r.Host))
+	setOffer(hdr, offer)
 	return hdr
 }
 
@@ -225,6 +227,8 @@ func refusal(ctx context.Context, resp *http.Response, err error) (status int, r
 	switch {
 	case resp != nil && (resp.StatusCode < 200 || resp.StatusCode > 299):
 		return resp.StatusCode, "status"
+	case errors.Is(err, errNotOffered) || isALPNError(err):
+		return http.StatusBadGateway, "protocol"
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
 		return http.StatusGatewayTimeout, "timeout"
 	case isTimeout(err):
@@ -232,6 +236,13 @@ func refusal(ctx context.Context, resp *http.Response, err error) (status int, r
 	default:
 		return http.StatusBadGateway, "unreachable"
 	}
+}
+
+// isALPNError: webtransport-go refused the upstream's WT-Protocol (not a
+// string, or a protocol not relayed).
+func isALPNError(err error) bool {
+	serr, ok := errors.AsType[*webtransport.SessionError](err)
+	return ok && serr.ErrorCode == webtransport.WTALPNErrorCode
 }
 
 func isTimeout(err error) bool {

@@ -21,7 +21,10 @@ func TestValidateRefusesInvalidJSON(t *testing.T) {
 		{"negative streams", proxy(`, "upstream": "https://app", "max_streams": -1`), "max_streams -1: want a positive whole number"},
 		{"negative sharing", proxy(`, "upstream": "https://app", "sessions_per_connection": -2`), "sessions_per_connection -2"},
 		{"bad header name", proxy(`, "upstream": "https://app", "forward_headers": ["Bad Header"]`), `forward_headers "Bad Header": not a header name`},
-		{"protocol negotiation", proxy(`, "upstream": "https://app", "forward_headers": ["wt-available-protocols"]`), "negotiation is not relayed"},
+		{"offer as a forwarded header", proxy(`, "upstream": "https://app", "forward_headers": ["wt-available-protocols"]`), "list the application protocols to relay with protocols"},
+		{"empty protocol", proxy(`, "upstream": "https://app", "protocols": [""]`), `protocols "": want 1 to 255 characters`},
+		{"protocol not printable", proxy(`, "upstream": "https://app", "protocols": ["chat\u00e9"]`), "want printable ASCII"},
+		{"protocol twice", proxy(`, "upstream": "https://app", "protocols": ["a", "b", "a"]`), `protocols "a": listed twice`},
 		{"missing CA file", proxy(`, "upstream": "https://app", "tls": {"root_ca_pem_files": ["/nonexistent/ca.pem"]}`), "proxy: tls trusted CA"},
 		{"certificate without key", proxy(`, "upstream": "https://app", "tls": {"client_certificate_file": "c.pem"}`), "want both the certificate and the key file"},
 	})

@@ -144,6 +144,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 		metrics.refused.WithLabelValues("session").Inc()
 		return err
 	}
+	if protocol := chosenProtocol(prepared); protocol != "" {
+		w.Header().Set("WT-Protocol", protocol)
+	}
 	sess, err := quicedge.UpgradeWebTransport(r)
 	if err != nil {
 		prepared.Abort()

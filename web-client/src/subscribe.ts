@@ -30,7 +30,11 @@ export type State = 'connecting' | 'live' | 'reconnecting' | 'failed' | 'closed'
 export interface SubscribeOptions {
   /** the fan-out endpoint; default /live on the page's origin */
   url?: string;
-  /** 'auto' (default): WebTransport if the browser has it and it connects, else SSE */
+  /**
+   * 'auto' (default): WebTransport if the browser has it and it connects,
+   * else SSE; after a session that never connected, later subscriptions
+   * to the url use SSE for 5 minutes
+   */
   transport?: 'auto' | Transport;
   /** WebTransport: events as datagrams where they fit (may be lost); default false */
   datagrams?: boolean;
@@ -80,7 +84,8 @@ export function subscribe(channel: string, onEvent: (e: LiveEvent) => void, opts
     transport = 'sse';
     stop = sse(url, s);
   };
-  if (mode !== 'sse' && typeof WebTransport === 'function' && url.startsWith('https:')) {
+  const unreachable = mode === 'auto' && (wtUnreachableUntil.get(url) ?? 0) > Date.now();
+  if (mode !== 'sse' && !unreachable && typeof WebTransport === 'function' && url.startsWith('https:')) {
     const hub = hubFor(url, opts, mode === 'auto');
     fallbacks.set(s, () => { if (active) useSSE(); });
     stop = () => hub.remove(s);
@@ -99,6 +104,12 @@ export function subscribe(channel: string, onEvent: (e: LiveEvent) => void, opts
 
 // How a subscription switches to SSE when its session never connected.
 const fallbacks = new Map<Sub, () => void>();
+// Endpoints whose WebTransport session never connected, and until when
+// later subscriptions go straight to SSE: each attempt costs the
+// browser's QUIC handshake timeout (seconds) when UDP is dropped, and the
+// page's network may change, so it is tried again after a while.
+const wtUnreachableUntil = new Map<string, number>();
+const WT_RETRY_AFTER = 5 * 60 * 1000;
 const hubs = new Map<string, Hub>();
 
 function hubFor(url: string, opts: SubscribeOptions, mayFallBack: boolean): Hub {
@@ -179,7 +190,9 @@ class Hub {
       this.wt = null;
       if (!this.everReady && this.mayFallBack) {
         // WebTransport does not get through (UDP blocked, an old proxy):
-        // these subscriptions go by SSE from now on.
+        // these subscriptions go by SSE from now on, and new ones too
+        // for a while.
+        wtUnreachableUntil.set(this.url, Date.now() + WT_RETRY_AFTER);
         this.forget();
         const subs = this.all();
         this.subs.clear();

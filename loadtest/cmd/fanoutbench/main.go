@@ -18,6 +18,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"net"
@@ -70,6 +71,7 @@ func main() {
 	steps := flag.String("sessions", "1000,2500,5000,10000", "session counts, one run each")
 	perConn := flag.Int("per-conn", 1, "sessions per QUIC connection (the edge takes up to its quic app's webtransport_max_sessions_per_connection, 16 by default)")
 	window := flag.Duration("window", 20*time.Second, "measurement window per step")
+	profile := flag.String("cpuprofile", "", "write the edge's CPU profile over each step's window to this file, suffixed with the step's session count")
 	flag.Parse()
 
 	dir, err := os.MkdirTemp("", "fanoutbench")
@@ -116,7 +118,11 @@ func main() {
 			log.Fatal(err)
 		}
 		before := origin.Opened()
-		res, err := run(n, *perConn, *window, "127.0.0.1:"+port, edge.Process.Pid, origin)
+		prof := ""
+		if *profile != "" {
+			prof = *profile + "." + s
+		}
+		res, err := run(n, *perConn, *window, "127.0.0.1:"+port, "127.0.0.1:"+admin, prof, edge.Process.Pid, origin)
 		edge.Process.Kill()
 		edge.Wait()
 		logf.Close()
@@ -128,8 +134,9 @@ func main() {
 	}
 }
 
-// run opens n subscribed sessions, measures for window and closes them.
-func run(n, perConn int, window time.Duration, addr string, edgePid int, origin *sseorigin.Origin) (*result, error) {
+// run opens n subscribed sessions, measures for window (the edge's CPU
+// profile over it into profile, if set) and closes them.
+func run(n, perConn int, window time.Duration, addr, admin, profile string, edgePid int, origin *sseorigin.Origin) (*result, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := waitUp(ctx, addr); err != nil {
@@ -203,7 +210,13 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 	emitFrom.Store(t0.UnixNano())
 	emitTo.Store(math.MaxInt64)
 	measuring.Store(true)
-	time.Sleep(window)
+	if profile != "" {
+		if err := cpuProfile(admin, window, profile); err != nil {
+			return nil, err
+		}
+	} else {
+		time.Sleep(window)
+	}
 	cpu1, self1, t1, e1 := cpuTicks(edgePid), cpuTicks(os.Getpid()), time.Now(), emitted.Load()
 	emitTo.Store(t1.UnixNano())
 	rss := rssKiB(edgePid)
@@ -235,6 +248,28 @@ func run(n, perConn int, window time.Duration, addr string, edgePid int, origin 
 	}
 	wg.Wait()
 	return res, nil
+}
+
+// cpuProfile saves the edge's CPU profile over the next d, from Caddy's
+// admin endpoint.
+func cpuProfile(admin string, d time.Duration, file string) error {
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", admin, int(d.Seconds())))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("CPU profile: %s", resp.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -8,6 +8,11 @@
 //   RELAY_PATH    the proxied echo session's path (skipped if unset)
 //   FANOUT_PATH   the fan-out endpoint (skipped if unset), CHANNEL its channel
 //   EVENTS        how many events each subscription waits for
+//   UDP_BLOCKED_ORIGIN  an origin that serves the edge over TCP only, its
+//                 UDP port swallowing every packet: a page there that has
+//                 WebTransport subscribes (FANOUT_PATH) and must get its
+//                 events over SSE
+//   TIMEOUT_MS    how long each subscription may take (default 15000)
 import { readFileSync } from 'node:fs';
 import { launch } from './chromium.mjs';
 
@@ -52,11 +57,11 @@ async function relayEcho(url) {
 // Runs in the page: subscribe() to the channel until `want` events came,
 // unsubscribe, then subscribe again from the fifth-last event's id (one the
 // edge still keeps): the resumed run must start right after it.
-async function subscribeTwice({ src, url, channel, want, datagrams }) {
+async function subscribeTwice({ src, url, channel, want, datagrams, timeoutMs }) {
   const { subscribe } = await import(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
   const run = (lastEventId) => new Promise((resolve) => {
-    const got = { events: [], statuses: [] };
-    const timer = setTimeout(() => { stop(); got.error = 'timeout'; resolve(got); }, 15000);
+    const got = { events: [], statuses: [], started: Date.now() };
+    const timer = setTimeout(() => { stop(); got.error = 'timeout'; resolve(got); }, timeoutMs);
     const stop = subscribe(channel, (e) => {
       got.events.push({ id: e.id, data: e.data, at: Date.now() });
       if (got.events.length === want) { clearTimeout(timer); stop(); resolve(got); }
@@ -85,14 +90,28 @@ try {
     const args = {
       src: readFileSync(new URL('../../dist/lastmile-subscribe.mjs', import.meta.url), 'utf8'),
       url: edge + process.env.FANOUT_PATH, channel: process.env.CHANNEL, want: Number(process.env.EVENTS || 5),
+      timeoutMs: Number(process.env.TIMEOUT_MS || 15000),
     };
-    result.webTransport = await page.evaluate(subscribeTwice, { ...args, datagrams: false });
-    result.datagrams = await page.evaluate(subscribeTwice, { ...args, datagrams: true });
-    // A browser without WebTransport: the same page, the same call.
-    const plain = await browser.newPage();
-    await plain.addInitScript(() => { delete window.WebTransport; });
-    await plain.goto(edge + '/', { waitUntil: 'load' });
-    result.sse = await plain.evaluate(subscribeTwice, { ...args, datagrams: false });
+    const blocked = process.env.UDP_BLOCKED_ORIGIN;
+    if (blocked) {
+      // The same call in a page that has WebTransport but cannot reach
+      // the edge over UDP.
+      const cut = await browser.newPage();
+      await cut.goto(blocked + '/', { waitUntil: 'load' });
+      result.udpBlocked = {
+        protocol: await cut.evaluate(() => performance.getEntriesByType('navigation')[0].nextHopProtocol),
+        hasWebTransport: await cut.evaluate(() => typeof WebTransport === 'function'),
+        runs: await cut.evaluate(subscribeTwice, { ...args, url: blocked + process.env.FANOUT_PATH, datagrams: false }),
+      };
+    } else {
+      result.webTransport = await page.evaluate(subscribeTwice, { ...args, datagrams: false });
+      result.datagrams = await page.evaluate(subscribeTwice, { ...args, datagrams: true });
+      // A browser without WebTransport: the same page, the same call.
+      const plain = await browser.newPage();
+      await plain.addInitScript(() => { delete window.WebTransport; });
+      await plain.goto(edge + '/', { waitUntil: 'load' });
+      result.sse = await plain.evaluate(subscribeTwice, { ...args, datagrams: false });
+    }
   }
 } finally {
   await browser.close();
