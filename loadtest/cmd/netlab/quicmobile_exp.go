@@ -56,11 +56,11 @@ func (r *runner) quicMobile() error {
 		var pageBytes float64
 		var qlogRows, dropRows strings.Builder
 		for _, quicCC := range quicControllers {
-			qdir, err := os.MkdirTemp("", "netlab-qlog")
+			qdir, removeQdir, err := edgeQlogDir(name, quicCC)
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(qdir)
+			defer removeQdir()
 			s, err := r.viaEdge(p, backbone, edgeOptions{clientCC: "bbr", quicCC: quicCC, qlogDir: qdir})
 			if err != nil {
 				return err
@@ -159,6 +159,18 @@ func metMark(ok bool) string {
 		return "met"
 	}
 	return "not met"
+}
+
+// edgeQlogDir is where one edge of the experiment writes its traces: under
+// -qlog's directory (QLOGDIR), one per profile and controller, kept for
+// reading after the run; else a temporary directory, which remove removes.
+func edgeQlogDir(profile, quicCC string) (dir string, remove func(), err error) {
+	if root := os.Getenv("QLOGDIR"); root != "" {
+		dir = filepath.Join(root, "edge-"+profile+"-"+quicCC)
+		return dir, func() {}, os.MkdirAll(dir, 0o755)
+	}
+	dir, err = os.MkdirTemp("", "netlab-qlog")
+	return dir, func() { os.RemoveAll(dir) }, err
 }
 
 // traceFiles lists the sender-side traces in dir.
