@@ -72,6 +72,9 @@ type sentPacketHandler struct {
 	// packetThreshold is the packet threshold of loss detection, raised by
 	// spurious losses of reordered packets (lastmile patch).
 	packetThreshold lossPacketThreshold
+	// tailCopies records the server's copies of small final flights
+	// (lastmile patch).
+	tailCopies tailCopies
 	// send time of the largest acknowledged packet, across all packet number spaces
 	largestAckedTime monotime.Time
 
