@@ -2706,7 +2706,8 @@ func (c *Conn) maybeSendTailCopies(now monotime.Time) error {
 		return nil
 	}
 	for _, frames := range h.TailCopies() {
-		if c.sentPacketHandler.SendMode(now) != ackhandler.SendAny || c.sendQueue.WouldBlock() {
+		// The window must allow a copy; pacing need not (see tail_copies.go).
+		if mode := c.sentPacketHandler.SendMode(now); mode != ackhandler.SendAny && mode != ackhandler.SendPacingLimited || c.sendQueue.WouldBlock() {
 			return nil
 		}
 		p, buf, err := packer.PackStreamFrameCopies(frames, c.maxPacketSize(), c.version)

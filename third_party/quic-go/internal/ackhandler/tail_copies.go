@@ -20,24 +20,32 @@ import (
 // next waits with it. On a 350 ms path losing 3.5% of packets that was the
 // slowest tenth of kept HTTP/3 page loads (docs/results/quic-mobile.md).
 //
-// So when a server runs out of data with at most tailCopyMaxPackets
-// ack-eliciting 1-RTT packets in flight, it sends the STREAM frames of
-// those it has not copied yet once more, in new packets. If an original is
-// lost its copy arrives a moment later instead of a round trip. The copies
-// are plain packets for loss detection and the congestion controller (they
-// are in flight and are acknowledged or lost like any other); their frames
-// have no handler, so the streams keep tracking the originals: an original
-// declared lost is still retransmitted, one needless packet in the rare case
-// its copy arrived, and a lost copy costs nothing.
+// So when a server runs out of data with a small flight in flight (at
+// most tailCopyMaxPackets ack-eliciting 1-RTT packets), it sends the
+// STREAM frames of the packets it has not copied yet once more, in new
+// packets, right away: the pacer would hold a burst of a few packets back
+// until the next send, when the flight may have grown past the limit. If
+// an original is lost its copy arrives a moment later instead of a round
+// trip. The copies are plain packets for loss detection and the congestion
+// controller (they are in flight and are acknowledged or lost like any
+// other); their frames have no handler, so the streams keep tracking the
+// originals: an original declared lost is still retransmitted, one
+// needless packet in the rare case its copy arrived, and a lost copy costs
+// nothing.
 //
-// The cost is bounded: only flights of at most tailCopyMaxPackets packets,
-// only once per packet, and in all at most tailCopyCredit bytes plus an
-// eighth of what the connection sent. A page load of 200 KB pays for its
-// HTML's three packets (2%); a connection that only ever sends small
-// messages pays at most 12.5% more bytes. Clients are left alone: the peer
-// a server copies for is the one whose next request waits.
+// The cost is bounded: only small flights, only once per packet, and in
+// all at most tailCopyCredit bytes plus an eighth of what the connection
+// sent. A page load of 200 KB pays for its HTML's three packets (2%); a
+// connection that only ever sends small messages pays at most 12.5% more
+// bytes. Clients are left alone: the peer a server copies for is the one
+// whose next request waits.
 const (
-	tailCopyMaxPackets = 3 // a flight the packet threshold (3) cannot repair
+	// tailCopyMaxPackets is twice the packet threshold (3): a flight
+	// whose losses the timers, not the packet threshold, mostly repair,
+	// counted with the copies of its first part (an HTTP response can
+	// leave in two sends, its headers and body, then its FIN) and the
+	// control frames sent beside it.
+	tailCopyMaxPackets = 6
 	// tailCopyCredit lets a new connection copy its first response: the
 	// handshake alone has sent too little for the eighth.
 	tailCopyCredit protocol.ByteCount = 4 * 1200

@@ -27,9 +27,9 @@ func newTailCopyConn(t *testing.T, pers protocol.Perspective) *tailCopyConn {
 	return &tailCopyConn{t: t, sph: sph.(*sentPacketHandler), now: monotime.Now()}
 }
 
-func (c *tailCopyConn) send(frames []StreamFrame, size protocol.ByteCount) protocol.PacketNumber {
+func (c *tailCopyConn) send(streamFrames []StreamFrame, frames []Frame, size protocol.ByteCount) protocol.PacketNumber {
 	pn := c.sph.PopPacketNumber(protocol.Encryption1RTT)
-	c.sph.SentPacket(c.now, pn, protocol.InvalidPacketNumber, frames, nil, protocol.Encryption1RTT, protocol.ECNNon, size, false, false)
+	c.sph.SentPacket(c.now, pn, protocol.InvalidPacketNumber, streamFrames, frames, protocol.Encryption1RTT, protocol.ECNNon, size, false, false)
 	c.now = c.now.Add(time.Millisecond)
 	return pn
 }
@@ -41,7 +41,7 @@ func (c *tailCopyConn) sendData(n int) protocol.PacketNumber {
 		f.Data[i] = byte(int(c.offset) + i)
 	}
 	c.offset += protocol.ByteCount(n)
-	return c.send([]StreamFrame{{Frame: f, Handler: &customFrameHandler{}}}, protocol.ByteCount(n)+30)
+	return c.send([]StreamFrame{{Frame: f, Handler: &customFrameHandler{}}}, nil, protocol.ByteCount(n)+30)
 }
 
 func (c *tailCopyConn) ack(pns ...protocol.PacketNumber) {
@@ -77,7 +77,7 @@ func TestTailCopiesOfASmallFinalFlight(t *testing.T) {
 	// copied again: a copy is not copied.
 	var copyPNs []protocol.PacketNumber
 	for _, frames := range copies {
-		copyPNs = append(copyPNs, c.send(frames, 1030))
+		copyPNs = append(copyPNs, c.send(frames, nil, 1030))
 	}
 	c.ack(0, 1, 2, copyPNs[0])
 	require.Nil(t, c.sph.TailCopies())
@@ -86,6 +86,22 @@ func TestTailCopiesOfASmallFinalFlight(t *testing.T) {
 	c.ack(copyPNs[1], copyPNs[2])
 	c.sendData(500)
 	require.Len(t, c.sph.TailCopies(), 1)
+}
+
+// An HTTP response as the lab's edge sends it: a control frame, the
+// headers and body in one send, the FIN in the next.
+func TestTailCopiesOfAResponseSentInTwoParts(t *testing.T) {
+	c := newTailCopyConn(t, protocol.PerspectiveServer)
+	c.send(nil, []Frame{{Frame: &wire.MaxStreamsFrame{}}}, 40) // no STREAM frames to copy
+	c.sendData(279)
+	c.sendData(1301)
+	first := c.sph.TailCopies()
+	require.Len(t, first, 2)
+	for _, frames := range first {
+		c.send(frames, nil, 1330)
+	}
+	c.sendData(0) // the FIN
+	require.Len(t, c.sph.TailCopies(), 1, "the flight with the copies is still small")
 }
 
 func TestTailCopiesSkipLargeFlights(t *testing.T) {
