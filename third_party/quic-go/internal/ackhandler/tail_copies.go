@@ -20,11 +20,10 @@ import (
 // next waits with it. On a 350 ms path losing 3.5% of packets that was the
 // slowest tenth of kept HTTP/3 page loads (docs/results/quic-mobile.md).
 //
-// So when a server runs out of data with a small flight in flight (at
-// most tailCopyMaxPackets ack-eliciting 1-RTT packets), it sends the
-// STREAM frames of the packets it has not copied yet once more, in new
-// packets, right away: the pacer would hold a burst of a few packets back
-// until the next send, when the flight may have grown past the limit. If
+// So when a server runs out of data after a new flight of at most
+// tailCopyMaxPackets packets (with not much else in flight), it sends the
+// STREAM frames of that flight once more, in new packets, right away: the
+// pacer would hold a burst of a few packets back until the next send. If
 // an original is lost its copy arrives a moment later instead of a round
 // trip. The copies are plain packets for loss detection and the congestion
 // controller (they are in flight and are acknowledged or lost like any
@@ -40,12 +39,15 @@ import (
 // bytes. Clients are left alone: the peer a server copies for is the one
 // whose next request waits.
 const (
-	// tailCopyMaxPackets is twice the packet threshold (3): a flight
-	// whose losses the timers, not the packet threshold, mostly repair,
-	// counted with the copies of its first part (an HTTP response can
-	// leave in two sends, its headers and body, then its FIN) and the
-	// control frames sent beside it.
-	tailCopyMaxPackets = 6
+	// tailCopyMaxPackets is the packet threshold's 3: a new flight of at
+	// most that many packets has too few after it for the packet threshold
+	// to find any of its losses.
+	tailCopyMaxPackets = 3
+	// tailCopyMaxInFlight bounds what else may be in flight: the previous
+	// response's last packets often are (the peer asks again as soon as it
+	// has them, before their acknowledgement arrives), but a few packets
+	// sent inside a large transfer are repaired by the packets after them.
+	tailCopyMaxInFlight = 16
 	// tailCopyCredit lets a new connection copy its first response: the
 	// handshake alone has sent too little for the eighth.
 	tailCopyCredit protocol.ByteCount = 4 * 1200
@@ -57,30 +59,35 @@ type tailCopies struct {
 	bytes protocol.ByteCount    // STREAM data copied so far
 }
 
-// TailCopies returns, when the server ran out of data with a small flight
-// in flight, copies of the STREAM frames of each packet of that flight not
-// copied before, one slice per packet (each fits one packet of the same
-// size, less header growth the packer checks). Otherwise nil.
+// TailCopies returns, when the server ran out of data after a small new
+// flight, copies of the STREAM frames of each packet of that flight, one
+// slice per packet (each fits one packet of the same size, less header
+// growth the packer checks). Otherwise nil. Either way the packets sent so
+// far are never considered again.
 func (h *sentPacketHandler) TailCopies() [][]StreamFrame {
 	if h.perspective != protocol.PerspectiveServer {
 		return nil
 	}
 	history := h.appDataPackets.history
-	largestSent := h.appDataPackets.largestSent
-	n := history.NumOutstanding()
-	if n == 0 || n > tailCopyMaxPackets {
-		// A large flight: the packet threshold repairs it; the packets of
-		// this flight are never copied once it shrinks.
-		h.tailCopies.next = max(h.tailCopies.next, largestSent+1)
+	next := h.tailCopies.next
+	h.tailCopies.next = max(next, h.appDataPackets.largestSent+1)
+	if history.NumOutstanding() > tailCopyMaxInFlight {
 		return nil
+	}
+	var fresh []*packet
+	for pn, p := range history.Packets() {
+		// A packet whose frames have no handler is a copy itself.
+		if pn < next || !p.Outstanding() || len(p.StreamFrames) == 0 || p.StreamFrames[0].Handler == nil {
+			continue
+		}
+		if len(fresh) == tailCopyMaxPackets {
+			return nil // the packet threshold repairs this flight
+		}
+		fresh = append(fresh, p)
 	}
 	budget := tailCopyCredit + h.bytesSent/8 - h.tailCopies.bytes
 	var copies [][]StreamFrame
-	for pn, p := range history.Packets() {
-		// A packet whose frames have no handler is a copy itself.
-		if pn < h.tailCopies.next || !p.Outstanding() || len(p.StreamFrames) == 0 || p.StreamFrames[0].Handler == nil {
-			continue
-		}
+	for _, p := range fresh {
 		frames := make([]StreamFrame, 0, len(p.StreamFrames))
 		var size protocol.ByteCount
 		for _, f := range p.StreamFrames {
@@ -100,6 +107,5 @@ func (h *sentPacketHandler) TailCopies() [][]StreamFrame {
 		h.tailCopies.bytes += size
 		copies = append(copies, frames)
 	}
-	h.tailCopies.next = max(h.tailCopies.next, largestSent+1)
 	return copies
 }

@@ -101,7 +101,32 @@ func TestTailCopiesOfAResponseSentInTwoParts(t *testing.T) {
 		c.send(frames, nil, 1330)
 	}
 	c.sendData(0) // the FIN
-	require.Len(t, c.sph.TailCopies(), 1, "the flight with the copies is still small")
+	require.Len(t, c.sph.TailCopies(), 1, "the FIN is a new small flight")
+}
+
+// The next response often leaves while the previous one's last packets
+// are still unacknowledged.
+func TestTailCopiesBesidePacketsOfAnEarlierFlight(t *testing.T) {
+	c := newTailCopyConn(t, protocol.PerspectiveServer)
+	for range 5 {
+		c.sendData(1000)
+	}
+	require.Nil(t, c.sph.TailCopies(), "a flight of 5")
+	c.sendData(279)
+	c.sendData(1301)
+	require.Len(t, c.sph.TailCopies(), 2)
+}
+
+// A few packets inside a large transfer are repaired by the packets after
+// them.
+func TestTailCopiesNotInsideALargeTransfer(t *testing.T) {
+	c := newTailCopyConn(t, protocol.PerspectiveServer)
+	for range 20 {
+		c.sendData(1000)
+	}
+	require.Nil(t, c.sph.TailCopies())
+	c.sendData(1000)
+	require.Nil(t, c.sph.TailCopies(), "20 packets in flight")
 }
 
 func TestTailCopiesSkipLargeFlights(t *testing.T) {
