@@ -119,6 +119,7 @@ type direction struct {
 	mu     sync.Mutex
 	stages []*stage
 	queue  packetHeap
+	pushed uint64 // packets queued so far: the order among those due together
 	wake   chan struct{}
 	write  func([]byte) error
 	stats  *LinkStats
@@ -149,7 +150,8 @@ func (d *direction) push(pkt []byte, now time.Time) {
 			return
 		}
 	}
-	heap.Push(&d.queue, queued{at: t, pkt: pkt})
+	d.pushed++
+	heap.Push(&d.queue, queued{at: t, seq: d.pushed, pkt: pkt})
 	d.mu.Unlock()
 	select {
 	case d.wake <- struct{}{}:
@@ -203,16 +205,22 @@ func (d *direction) run(stop <-chan struct{}) {
 
 type queued struct {
 	at  time.Time
+	seq uint64
 	pkt []byte
 }
 
-// packetHeap orders packets by delivery time.
+// packetHeap orders packets by delivery time, and those due at the same
+// instant by arrival: a heap alone does not keep the order of equal keys,
+// and a stage holds a jittered packet back to the instant of the one before
+// it, so without seq the link reordered packets no profile asked it to.
 type packetHeap []queued
 
-func (h packetHeap) Len() int           { return len(h) }
-func (h packetHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h packetHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *packetHeap) Push(x any)        { *h = append(*h, x.(queued)) }
+func (h packetHeap) Len() int { return len(h) }
+func (h packetHeap) Less(i, j int) bool {
+	return h[i].at.Before(h[j].at) || h[i].at.Equal(h[j].at) && h[i].seq < h[j].seq
+}
+func (h packetHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *packetHeap) Push(x any)   { *h = append(*h, x.(queued)) }
 func (h *packetHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]

@@ -165,6 +165,10 @@ type Conn struct {
 	packer        packer
 	mtuDiscoverer *mtuFinder // initialized when the transport parameters are received
 
+	// ranOutOfData is set when the send loop had nothing more to pack
+	// (lastmile patch: the tail copies follow).
+	ranOutOfData bool
+
 	maxPayloadSizeEstimate atomic.Uint32
 
 	initialStream       *initialCryptoStream
@@ -2556,10 +2560,16 @@ func (c *Conn) sendPackets(now monotime.Time) error {
 		return nil
 	}
 
+	var err error
 	if c.conn.capabilities().GSO {
-		return c.sendPacketsWithGSO(now)
+		err = c.sendPacketsWithGSO(now)
+	} else {
+		err = c.sendPacketsWithoutGSO(now)
 	}
-	return c.sendPacketsWithoutGSO(now)
+	if err != nil {
+		return err
+	}
+	return c.maybeSendTailCopies(now)
 }
 
 func (c *Conn) sendPacketsWithoutGSO(now monotime.Time) error {
@@ -2668,9 +2678,51 @@ func (c *Conn) sendPacketsWithGSO(now monotime.Time) error {
 // data while the window and pacing allowed more (lastmile patch). Mocks of
 // the sentPacketHandler need not implement it.
 func (c *Conn) appLimited(now monotime.Time) {
+	c.ranOutOfData = true
 	if h, ok := c.sentPacketHandler.(interface{ AppLimited(monotime.Time) }); ok {
 		h.AppLimited(now)
 	}
+}
+
+// maybeSendTailCopies sends, after the send loop ran out of data, the
+// copies of a small final flight the sentPacketHandler asks for
+// (internal/ackhandler/tail_copies.go; lastmile patch). Mocks of the
+// sentPacketHandler and the packer need not implement it.
+func (c *Conn) maybeSendTailCopies(now monotime.Time) error {
+	if !c.ranOutOfData {
+		return nil
+	}
+	c.ranOutOfData = false
+	h, ok := c.sentPacketHandler.(interface {
+		TailCopies() [][]ackhandler.StreamFrame
+	})
+	if !ok {
+		return nil
+	}
+	packer, ok := c.packer.(interface {
+		PackStreamFrameCopies([]ackhandler.StreamFrame, protocol.ByteCount, protocol.Version) (shortHeaderPacket, *packetBuffer, error)
+	})
+	if !ok {
+		return nil
+	}
+	for _, frames := range h.TailCopies() {
+		// The window must allow a copy; pacing need not (see tail_copies.go).
+		if mode := c.sentPacketHandler.SendMode(now); mode != ackhandler.SendAny && mode != ackhandler.SendPacingLimited || c.sendQueue.WouldBlock() {
+			return nil
+		}
+		p, buf, err := packer.PackStreamFrameCopies(frames, c.maxPacketSize(), c.version)
+		if err != nil {
+			return err
+		}
+		if buf == nil {
+			continue
+		}
+		ecn := c.sentPacketHandler.ECNMode(true)
+		c.logShortHeaderPacket(p, ecn, buf.Len())
+		c.registerPackedShortHeaderPacket(p, ecn, now)
+		c.sendQueue.Send(buf, 0, ecn)
+	}
+	return nil
 }
 
 func (c *Conn) resetPacingDeadline() {

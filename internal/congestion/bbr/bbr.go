@@ -301,9 +301,14 @@ func (b *BBR) updateControlParameters() {
 // in a row without any ACK between them is treated as the draft's
 // retransmission timeout (§5.6.4.4): the path may be gone, so the window
 // falls to what is in flight plus one packet and comes back from the saved
-// value once ACKs return.
+// value once ACKs return. Timeouts before the connection's first RTT sample
+// do not count: their timer ran on the transport's initial RTT guess
+// (quic-go: 100 ms, a first PTO after 200 ms), not on the path, so on a
+// 350-425 ms mobile path the handshake's Initial and Handshake probes fired
+// before any ACK could return and cut a new connection's window to 4
+// packets before its first response (lte-india-congested's qlog).
 func (b *BBR) OnRetransmissionTimeout(packetsRetransmitted bool) {
-	if !packetsRetransmitted {
+	if !packetsRetransmitted || b.connMinRTT == 0 {
 		return
 	}
 	b.consecutiveTimeouts++

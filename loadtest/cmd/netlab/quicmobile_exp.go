@@ -56,11 +56,11 @@ func (r *runner) quicMobile() error {
 		var pageBytes float64
 		var qlogRows, dropRows strings.Builder
 		for _, quicCC := range quicControllers {
-			qdir, err := os.MkdirTemp("", "netlab-qlog")
+			qdir, removeQdir, err := edgeQlogDir(name, quicCC)
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(qdir)
+			defer removeQdir()
 			s, err := r.viaEdge(p, backbone, edgeOptions{clientCC: "bbr", quicCC: quicCC, qlogDir: qdir})
 			if err != nil {
 				return err
@@ -109,7 +109,7 @@ func (r *runner) quicMobile() error {
 				pageBytes/1000, *p.RateMbit, p.RTTms, physicalLimit(pageBytes, p, 2), physicalLimit(pageBytes, p, 3), physicalLimit(pageBytes, p, 4))
 		}
 		fmt.Fprintf(&b, "The last mile's drops of what the edge sent, per page load: at random (the radio's loss) and by the full queue (the sender's own congestion):\n\n| variant | lost at random | dropped by the queue |\n|---|---|---|\n%s\n", dropRows.String())
-		fmt.Fprintf(&b, "What the edge's sender did, per page, from its qlog traces (kept: pages after the first; cwnd and bytes per RTT are medians over pages; losses and probe timeouts per page):\n\n| variant | pages | cwnd at page start KB | bytes per RTT KB | PTOs | lost (reordering) | lost (time) | spurious |\n|---|---|---|---|---|---|---|---|\n%s\n![%s](quic-mobile-%s.svg)\n",
+		fmt.Fprintf(&b, "What the edge's sender did, per page, from its qlog traces (kept: pages after the first; cwnd and bytes per RTT are medians over pages; losses and probe timeouts per page):\n\n| variant | pages | cwnd at page start KB | bytes per RTT KB | PTOs | lost (reordering) | lost (time) | spurious | spurious of reordering / time losses |\n|---|---|---|---|---|---|---|---|---|\n%s\n![%s](quic-mobile-%s.svg)\n",
 			qlogRows.String(), name, name)
 		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
 	}
@@ -161,6 +161,18 @@ func metMark(ok bool) string {
 	return "not met"
 }
 
+// edgeQlogDir is where one edge of the experiment writes its traces: under
+// -qlog's directory (QLOGDIR), one per profile and controller, kept for
+// reading after the run; else a temporary directory, which remove removes.
+func edgeQlogDir(profile, quicCC string) (dir string, remove func(), err error) {
+	if root := os.Getenv("QLOGDIR"); root != "" {
+		dir = filepath.Join(root, "edge-"+profile+"-"+quicCC)
+		return dir, func() {}, os.MkdirAll(dir, 0o755)
+	}
+	dir, err = os.MkdirTemp("", "netlab-qlog")
+	return dir, func() { os.RemoveAll(dir) }, err
+}
+
 // traceFiles lists the sender-side traces in dir.
 func traceFiles(dir string) (map[string]bool, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*_server.sqlog"))
@@ -202,7 +214,7 @@ func (s *site) qlogSummary(dir string, before map[string]bool, variant string, k
 		return "", err
 	}
 	var cwnds, perRTT []float64
-	var pages, ptos, reordering, timeLost, spurious int
+	var pages, ptos, reordering, timeLost, spurious, spuriousReordering, spuriousTime int
 	for file, ps := range traces {
 		if before[file] {
 			continue
@@ -218,14 +230,17 @@ func (s *site) qlogSummary(dir string, before map[string]bool, variant string, k
 			reordering += p.Lost["reordering_threshold"]
 			timeLost += p.Lost["time_threshold"]
 			spurious += p.Spurious
+			spuriousReordering += p.SpuriousBy["reordering_threshold"]
+			spuriousTime += p.SpuriousBy["time_threshold"]
 		}
 	}
 	if pages == 0 {
-		return fmt.Sprintf("| %s | 0 (no traces: does this edge write qlog?) | | | | | | |\n", variant), nil
+		return fmt.Sprintf("| %s | 0 (no traces: does this edge write qlog?) | | | | | | | |\n", variant), nil
 	}
 	slices.Sort(cwnds)
 	slices.Sort(perRTT)
 	per := func(n int) float64 { return float64(n) / float64(pages) }
-	return fmt.Sprintf("| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n", variant, pages,
-		percentile(cwnds, 50)/1000, percentile(perRTT, 50)/1000, per(ptos), per(reordering), per(timeLost), per(spurious)), nil
+	return fmt.Sprintf("| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f |\n", variant, pages,
+		percentile(cwnds, 50)/1000, percentile(perRTT, 50)/1000, per(ptos), per(reordering), per(timeLost), per(spurious),
+		per(spuriousReordering), per(spuriousTime)), nil
 }

@@ -25,7 +25,10 @@ const RequestsPerPage = 16
 type Page struct {
 	Index int // 0 is the connection's first page
 	// CwndAtStart is the congestion window when the page's first packet
-	// left; SRTTAtStart the smoothed RTT then.
+	// left; SRTTAtStart the smoothed RTT then, or the first one after for a
+	// page that began before the connection had an RTT sample (a new
+	// connection's first page can: quic-go's handshake probes retire the
+	// packets whose ACKs would have given one).
 	CwndAtStart int64
 	SRTTAtStart time.Duration
 	Duration    time.Duration // first to last packet of the page
@@ -36,6 +39,10 @@ type Page struct {
 	PTOs        int            // probe timeouts that fired
 	Lost        map[string]int // packets declared lost, by trigger
 	Spurious    int            // losses later found spurious
+	// SpuriousBy counts the spurious losses by the trigger that declared
+	// them ("reordering_threshold", "time_threshold"; "" if the trace did
+	// not say).
+	SpuriousBy map[string]int
 }
 
 type record struct {
@@ -58,7 +65,15 @@ type metricsUpdated struct {
 }
 
 type packetLost struct {
+	Header struct {
+		PacketType   string `json:"packet_type"`
+		PacketNumber int64  `json:"packet_number"`
+	} `json:"header"`
 	Trigger string `json:"trigger"`
+}
+
+type spuriousLoss struct {
+	PacketNumber int64 `json:"packet_number"` // 1-RTT: quic-go detects spurious losses of those only
 }
 
 type lossTimer struct {
@@ -86,13 +101,15 @@ func Read(r io.Reader) ([]Page, error) {
 		last    = map[int]float64{}
 		cwnd    int64
 		srtt    time.Duration
+		// lostBy is the trigger that declared each 1-RTT packet lost.
+		lostBy = map[int64]string{}
 	)
 	page := func(i int, at float64) *Page {
 		for len(pages) <= i {
 			pages = append(pages, nil)
 		}
 		if pages[i] == nil {
-			pages[i] = &Page{Index: i, CwndAtStart: cwnd, SRTTAtStart: srtt, Lost: map[string]int{}}
+			pages[i] = &Page{Index: i, CwndAtStart: cwnd, SRTTAtStart: srtt, Lost: map[string]int{}, SpuriousBy: map[string]int{}}
 			first[i] = at
 		}
 		return pages[i]
@@ -118,6 +135,11 @@ func Read(r io.Reader) ([]Page, error) {
 			}
 			if m.SRTT > 0 {
 				srtt = time.Duration(m.SRTT * float64(time.Millisecond))
+				for _, p := range pages {
+					if p != nil && p.SRTTAtStart == 0 {
+						p.SRTTAtStart = srtt // began before the first RTT sample
+					}
+				}
 			}
 		case "transport:packet_sent":
 			var p packetSent
@@ -142,12 +164,20 @@ func Read(r io.Reader) ([]Page, error) {
 			if err := json.Unmarshal(rec.Data, &l); err != nil {
 				return nil, err
 			}
+			if l.Header.PacketType == "1RTT" {
+				lostBy[l.Header.PacketNumber] = l.Trigger
+			}
 			if current != nil {
 				current.Lost[l.Trigger]++
 			}
 		case "recovery:spurious_loss":
+			var sl spuriousLoss
+			if err := json.Unmarshal(rec.Data, &sl); err != nil {
+				return nil, err
+			}
 			if current != nil {
 				current.Spurious++
+				current.SpuriousBy[lostBy[sl.PacketNumber]]++
 			}
 		case "recovery:loss_timer_updated":
 			var lt lossTimer

@@ -135,8 +135,8 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 		`{"time":4,"name":"recovery:loss_timer_updated","data":{"event_type":"expired","timer_type":"pto"}}`,
 		`{"time":5,"name":"recovery:metrics_updated","data":{"congestion_window":28000}}`,
 		`{"time":302,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":2,"length":50},{"frame_type":"stream","stream_id":64,"length":3000}]}}`,
-		`{"time":303,"name":"recovery:packet_lost","data":{"trigger":"reordering_threshold"}}`,
-		`{"time":304,"name":"recovery:spurious_loss","data":{}}`,
+		`{"time":303,"name":"recovery:packet_lost","data":{"header":{"packet_type":"1RTT","packet_number":7},"trigger":"reordering_threshold"}}`,
+		`{"time":304,"name":"recovery:spurious_loss","data":{"packet_number":7}}`,
 	}, "\n\x1e")
 	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
 	if err != nil {
@@ -150,8 +150,35 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 		p0.Lost["time_threshold"] != 1 || p0.PTOs != 1 {
 		t.Errorf("page 0: %+v", p0)
 	}
-	if p1.CwndAtStart != 28000 || p1.StreamBytes != 3000 || p1.Lost["reordering_threshold"] != 1 || p1.Spurious != 1 {
+	if p1.CwndAtStart != 28000 || p1.StreamBytes != 3000 || p1.Lost["reordering_threshold"] != 1 || p1.Spurious != 1 ||
+		p1.SpuriousBy["reordering_threshold"] != 1 {
 		t.Errorf("page 1: %+v", p1)
+	}
+}
+
+// A new connection's page can begin before the first RTT sample (on
+// lte-india-congested the handshake's probe timeouts retired the packets
+// whose ACKs would have given one): the page's round trips are then
+// counted in the first smoothed RTT the trace reports, not in none (which
+// read the whole page as sent in one round trip).
+func TestPageBeforeFirstRTTSample(t *testing.T) {
+	trace := strings.Join([]string{
+		`{"time":1,"name":"recovery:metrics_updated","data":{"congestion_window":5120}}`,
+		`{"time":677,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":40000}]}}`,
+		`{"time":1065,"name":"recovery:metrics_updated","data":{"congestion_window":42000,"smoothed_rtt":400}}`,
+		`{"time":1200,"name":"recovery:metrics_updated","data":{"smoothed_rtt":500}}`,
+		`{"time":2277,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":60,"length":40000}]}}`,
+	}, "\n\x1e")
+	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 1 {
+		t.Fatalf("%d pages: %+v", len(pages), pages)
+	}
+	p := pages[0]
+	if p.CwndAtStart != 5120 || p.SRTTAtStart != 400*time.Millisecond || p.Duration != 1600*time.Millisecond || p.BytesPerRTT != 20000 {
+		t.Errorf("page: %+v", p)
 	}
 }
 

@@ -19,21 +19,21 @@ import "time"
 //   - An ACK that acknowledges packets declared lost raises it by one eighth,
 //     or at once to what would have kept the most delayed of them from being
 //     declared lost, if that is more.
-//   - Once lossTimeThresholdDecay loss detections in a row declared packets
+//   - Once lossThresholdDecay loss detections in a row declared packets
 //     lost without a spurious loss between them, it falls back by one
 //     eighth, so a path that stops jittering regains quick recovery (RACK
 //     resets after 16 recoveries without a spurious retransmission).
 //
-// The packet threshold (section 6.1.1) stays at 3: a spurious loss by packet
-// threshold needs packets that overtake others on the path, which grows
-// with reordering rather than jitter, and raising it would slow the recovery
-// of every real loss on in-order paths.
+// The packet threshold (section 6.1.1) adapts on its own evidence, packets
+// overtaken by others (loss_packet_threshold.go); the two share the decay
+// count lossThresholdDecay.
 const (
 	minTimeThresholdEighths = 9  // RFC 9002's 9/8
 	maxTimeThresholdEighths = 16 // 2x
-	// lossTimeThresholdDecay is how many loss detections in a row without a
-	// spurious loss lower the threshold by one eighth.
-	lossTimeThresholdDecay = 16
+	// lossThresholdDecay is how many loss detections in a row without a
+	// spurious loss lower the threshold by one eighth (and the packet
+	// threshold's excess over 3 by half).
+	lossThresholdDecay = 16
 )
 
 // lossTimeThreshold is the adaptive time threshold of one connection.
@@ -65,14 +65,14 @@ func (r *lossTimeThreshold) onSpuriousLoss(delay, maxRTT time.Duration) {
 }
 
 // onPacketsLost counts a loss detection that declared packets lost, and
-// narrows the threshold after lossTimeThresholdDecay of them in a row
+// narrows the threshold after lossThresholdDecay of them in a row
 // without a spurious loss.
 func (r *lossTimeThreshold) onPacketsLost() {
 	if r.current() == minTimeThresholdEighths {
 		return
 	}
 	r.cleanLosses++
-	if r.cleanLosses >= lossTimeThresholdDecay {
+	if r.cleanLosses >= lossThresholdDecay {
 		r.cleanLosses = 0
 		r.eighths = r.current() - 1
 	}

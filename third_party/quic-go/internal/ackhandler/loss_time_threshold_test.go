@@ -45,20 +45,20 @@ func TestLossTimeThresholdWidensOnSpuriousLoss(t *testing.T) {
 func TestLossTimeThresholdDecaysAfterCleanLosses(t *testing.T) {
 	var th lossTimeThreshold
 	th.onSpuriousLoss(time.Second, 100*time.Millisecond) // 2x
-	for range lossTimeThresholdDecay - 1 {
+	for range lossThresholdDecay - 1 {
 		th.onPacketsLost()
 	}
 	require.Equal(t, 200*time.Millisecond, th.lossDelay(100*time.Millisecond))
 	// A spurious loss starts the count again.
 	th.onSpuriousLoss(0, 100*time.Millisecond)
-	for range lossTimeThresholdDecay - 1 {
+	for range lossThresholdDecay - 1 {
 		th.onPacketsLost()
 	}
 	require.Equal(t, 200*time.Millisecond, th.lossDelay(100*time.Millisecond))
 	th.onPacketsLost()
 	require.Equal(t, 187500*time.Microsecond, th.lossDelay(100*time.Millisecond))
 	// Back to 9/8 after 7 more runs of clean losses, and no further.
-	for range 10 * lossTimeThresholdDecay {
+	for range 10 * lossThresholdDecay {
 		th.onPacketsLost()
 	}
 	require.Equal(t, 112500*time.Microsecond, th.lossDelay(100*time.Millisecond))

@@ -69,6 +69,12 @@ type sentPacketHandler struct {
 	// timeThreshold is the time threshold of loss detection, widened by
 	// spurious losses (lastmile patch).
 	timeThreshold lossTimeThreshold
+	// packetThreshold is the packet threshold of loss detection, raised by
+	// spurious losses of reordered packets (lastmile patch).
+	packetThreshold lossPacketThreshold
+	// tailCopies records the server's copies of small final flights
+	// (lastmile patch).
+	tailCopies tailCopies
 	// send time of the largest acknowledged packet, across all packet number spaces
 	largestAckedTime monotime.Time
 
@@ -449,8 +455,17 @@ func (h *sentPacketHandler) ReceivedAck(ack *wire.AckFrame, encLevel protocol.En
 
 	priorInFlight := h.bytesInFlight
 	ackedPackets, hasAckEliciting, err := h.detectAndRemoveAckedPackets(ack, encLevel)
-	if err != nil || len(ackedPackets) == 0 {
+	if err != nil {
 		return false, err
+	}
+	if len(ackedPackets) == 0 {
+		// An ACK that only acknowledges packets declared lost (the peer
+		// acknowledges at once a packet that fills a gap) is the first
+		// and most exact word of their reordering (lastmile patch).
+		if encLevel == protocol.Encryption1RTT && largestAcked == pnSpace.largestAcked {
+			h.detectSpuriousLosses(ack, pnSpace.largestAcked, rcvTime.Add(-min(ack.DelayTime, h.rttStats.MaxAckDelay())))
+		}
+		return false, nil
 	}
 	// update the RTT, if:
 	// * the largest acked is newly acknowledged, AND
@@ -483,6 +498,7 @@ func (h *sentPacketHandler) ReceivedAck(ack *wire.AckFrame, encLevel protocol.En
 		}
 	}
 
+	priorLargestAcked := pnSpace.largestAcked
 	pnSpace.largestAcked = max(pnSpace.largestAcked, largestAcked)
 
 	h.detectLostPackets(rcvTime, encLevel)
@@ -512,6 +528,7 @@ func (h *sentPacketHandler) ReceivedAck(ack *wire.AckFrame, encLevel protocol.En
 	if encLevel == protocol.Encryption1RTT && largestAcked == pnSpace.largestAcked {
 		h.detectSpuriousLosses(
 			ack,
+			priorLargestAcked,
 			rcvTime.Add(-min(ack.DelayTime, h.rttStats.MaxAckDelay())),
 		)
 		// clean up lost packet history
@@ -541,8 +558,11 @@ func (h *sentPacketHandler) ReceivedAck(ack *wire.AckFrame, encLevel protocol.En
 	return acked1RTTPacket, nil
 }
 
-func (h *sentPacketHandler) detectSpuriousLosses(ack *wire.AckFrame, ackTime monotime.Time) {
+func (h *sentPacketHandler) detectSpuriousLosses(ack *wire.AckFrame, priorLargestAcked protocol.PacketNumber, ackTime monotime.Time) {
 	var maxPacketReordering protocol.PacketNumber
+	// overtakenBy is the largest number of packets acknowledged before a
+	// spuriously lost one (the adaptive packet threshold's distance).
+	var overtakenBy protocol.PacketNumber
 	var maxTimeReordering time.Duration
 	ackRangeIdx := len(ack.AckRanges) - 1
 	var spuriousLosses []lostPacket
@@ -563,6 +583,9 @@ func (h *sentPacketHandler) detectSpuriousLosses(ack *wire.AckFrame, ackTime mon
 			packetReordering := h.appDataPackets.history.Difference(ack.LargestAcked(), pn)
 			timeReordering := ackTime.Sub(sendTime)
 			maxPacketReordering = max(maxPacketReordering, packetReordering)
+			if priorLargestAcked != protocol.InvalidPacketNumber && priorLargestAcked > pn {
+				overtakenBy = max(overtakenBy, h.appDataPackets.history.Difference(priorLargestAcked, pn))
+			}
 			maxTimeReordering = max(maxTimeReordering, timeReordering)
 
 			if h.qlogger != nil {
@@ -580,6 +603,9 @@ func (h *sentPacketHandler) detectSpuriousLosses(ack *wire.AckFrame, ackTime mon
 		return
 	}
 	h.timeThreshold.onSpuriousLoss(maxTimeReordering, max(h.rttStats.LatestRTT(), h.rttStats.SmoothedRTT()))
+	if h.packetThreshold.onSpuriousLoss(overtakenBy) && h.logger.Debug() {
+		h.logger.Debugf("\tpacket threshold raised to %d (a packet overtaken by %d)", h.packetThreshold.current(), overtakenBy)
+	}
 	for _, p := range spuriousLosses {
 		if h.hook != nil {
 			h.hook.SpuriousLoss(ackTime, p.PacketNumber, p.SendTime)
@@ -886,7 +912,7 @@ func (h *sentPacketHandler) detectLostPackets(now monotime.Time, encLevel protoc
 					})
 				}
 			}
-		} else if pnSpace.history.Difference(pnSpace.largestAcked, pn) >= packetThreshold {
+		} else if pnSpace.history.Difference(pnSpace.largestAcked, pn) >= h.lossPacketThreshold(encLevel) {
 			packetLost = true
 			if !p.isPathProbePacket && p.IsAckEliciting() {
 				if h.logger.Debug() {
@@ -931,6 +957,7 @@ func (h *sentPacketHandler) detectLostPackets(now monotime.Time, encLevel protoc
 	}
 	if declaredLost && encLevel == protocol.Encryption1RTT {
 		h.timeThreshold.onPacketsLost()
+		h.packetThreshold.onPacketsLost()
 	}
 }
 
@@ -1212,5 +1239,20 @@ func (h *sentPacketHandler) MigratedPath(now monotime.Time, initialMaxDatagramSi
 	// the application's factory makes a fresh controller, as quic-go makes a
 	// fresh sender.
 	h.newCongestionController(initialMaxDatagramSize)
+	// The adaptive loss thresholds measured the old path's reordering and
+	// jitter (lastmile patch).
+	h.timeThreshold = lossTimeThreshold{}
+	h.packetThreshold = lossPacketThreshold{}
 	h.setLossDetectionTimer(now)
+}
+
+// lossPacketThreshold is the packet threshold of loss detection in a packet
+// number space: RFC 9002's 3 for Initial and Handshake packets (too few to
+// learn from; spurious losses are only detected for 1-RTT packets), the
+// adaptive one for 0-RTT and 1-RTT (lastmile patch).
+func (h *sentPacketHandler) lossPacketThreshold(encLevel protocol.EncryptionLevel) protocol.PacketNumber {
+	if encLevel == protocol.Encryption1RTT || encLevel == protocol.Encryption0RTT {
+		return h.packetThreshold.current()
+	}
+	return packetThreshold
 }
