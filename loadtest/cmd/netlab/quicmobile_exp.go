@@ -56,11 +56,11 @@ func (r *runner) quicMobile() error {
 		var pageBytes float64
 		var qlogRows, dropRows strings.Builder
 		for _, quicCC := range quicControllers {
-			qdir, err := os.MkdirTemp("", "netlab-qlog")
+			qdir, removeQdir, err := r.edgeQlogDir(name, quicCC)
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(qdir)
+			defer removeQdir()
 			s, err := r.viaEdge(p, backbone, edgeOptions{clientCC: "bbr", quicCC: quicCC, qlogDir: qdir})
 			if err != nil {
 				return err
@@ -159,6 +159,18 @@ func metMark(ok bool) string {
 		return "met"
 	}
 	return "not met"
+}
+
+// edgeQlogDir is where an edge of the quic-mobile experiment writes its
+// traces: under -qlog, kept for reading afterwards (<profile>-<cc>), else
+// a temporary directory that remove deletes.
+func (r *runner) edgeQlogDir(profile, quicCC string) (dir string, remove func(), err error) {
+	if r.qlog == "" {
+		dir, err = os.MkdirTemp("", "netlab-qlog")
+		return dir, func() { os.RemoveAll(dir) }, err
+	}
+	dir = filepath.Join(r.qlog, profile+"-"+quicCC)
+	return dir, func() {}, os.MkdirAll(dir, 0o755)
 }
 
 // traceFiles lists the sender-side traces in dir.
