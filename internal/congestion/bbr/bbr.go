@@ -102,6 +102,7 @@ type BBR struct {
 	lastRound              lossRound // the one that ended on this ACK
 	ecnAlpha               float64
 	randomLoss             float64 // the path's loss rate without a queue
+	randomLossEvents       float64 // its loss events per packet (burst.go)
 	lossRoundDelivered     int64
 	lossRoundStart         bool
 	isLossInRound          bool

@@ -28,6 +28,7 @@ type sentPacket struct {
 	deliveredTime congestion.Time // P.delivered_time
 	firstSendTime congestion.Time // P.first_send_time
 	lost          int64           // P.lost
+	lostEvents    int64           // C.lost_events when sent (burst.go)
 	txInFlight    int64           // P.tx_in_flight, including this packet
 	appLimited    bool            // P.is_app_limited
 }
@@ -48,6 +49,7 @@ type rateSample struct {
 	newlyAcked     int64
 	txInFlight     int64
 	lost           int64
+	lostEvents     int64 // loss events (runs of lost packets) since sent
 }
 
 // sampler is the per-connection (C) state of §4.1.2.1.1.
@@ -56,6 +58,9 @@ type sampler struct {
 	deliveredTime congestion.Time
 	firstSendTime congestion.Time
 	lost          int64 // C.lost
+	// lostEvents counts loss events: runs of consecutively numbered
+	// packets declared lost, each counted once (burst.go).
+	lostEvents int64
 	// appLimited is C.app_limited: the delivered count that ends the
 	// current app-limited phase, 0 when not app-limited.
 	appLimited int64
@@ -84,6 +89,7 @@ func (s *sampler) onSent(now congestion.Time, p congestion.Packet, priorInFlight
 		deliveredTime: s.deliveredTime,
 		firstSendTime: s.firstSendTime,
 		lost:          s.lost,
+		lostEvents:    s.lostEvents,
 		txInFlight:    inflight,
 		appLimited:    s.appLimited != 0,
 	}
@@ -122,6 +128,7 @@ func (s *sampler) onAcked(now congestion.Time, pk congestion.Packet, rs *rateSam
 		rs.newestSendTime = p.sendTime
 		rs.txInFlight = p.txInFlight
 		rs.lost = p.lost
+		rs.lostEvents = p.lostEvents
 		s.firstSendTime = p.sendTime
 	}
 }
@@ -144,6 +151,7 @@ func (s *sampler) generate(now congestion.Time, rs *rateSample, minRTT time.Dura
 	rs.rtt = now.Sub(rs.newestSendTime)
 	// rs.lost was P.lost: turn it into the data lost since P was sent.
 	rs.lost = s.lost - rs.lost
+	rs.lostEvents = s.lostEvents - rs.lostEvents
 	rs.interval = max(rs.sendElapsed, rs.ackElapsed)
 	rs.delivered = s.delivered - rs.priorDelivered
 	// An interval shorter than the minimum RTT gives no reliable rate (the

@@ -20,6 +20,7 @@ func (b *BBR) onLost(now congestion.Time, p congestion.Packet) {
 	}
 	if p.Number != b.lastLostNumber+1 {
 		b.round.lostRanges++
+		b.rate.lostEvents++
 	}
 	b.lastLostNumber = p.Number
 	b.round.lost += p.Bytes
@@ -32,6 +33,7 @@ func (b *BBR) onLost(now congestion.Time, p congestion.Packet) {
 	ls := rateSample{
 		txInFlight:   sent.txInFlight,
 		lost:         b.rate.lost - sent.lost,
+		lostEvents:   b.rate.lostEvents - sent.lostEvents,
 		isAppLimited: sent.appLimited,
 	}
 	if b.isInflightTooHigh(&ls) {
@@ -50,10 +52,12 @@ func (b *BBR) noteLoss() {
 }
 
 // isInflightTooHigh is IsInflightTooHigh: more than the loss threshold of
-// what was in flight was lost. QUIC acknowledges selectively, so a single
+// what was in flight was lost, in more loss events than the path's random
+// bursts explain (burst.go). QUIC acknowledges selectively, so a single
 // loss is not a signal on its own.
 func (b *BBR) isInflightTooHigh(rs *rateSample) bool {
-	return float64(rs.lost) > float64(rs.txInFlight)*b.lossThreshold(rs.txInFlight)
+	return float64(rs.lost) > float64(rs.txInFlight)*b.lossThreshold(rs.txInFlight) &&
+		b.tooManyLossEvents(rs.lostEvents, rs.txInFlight)
 }
 
 // lossThreshold is BBR.LossThresh for a loss rate measured over volume
@@ -71,7 +75,12 @@ func (b *BBR) isInflightTooHigh(rs *rateSample) bool {
 // fifth of what arrives, well above that; capping the threshold at 15%
 // keeps that response on any path.
 func (b *BBR) lossThreshold(volume int64) float64 {
-	p := b.randomLoss
+	return b.explainedLossRate(b.randomLoss, volume)
+}
+
+// explainedLossRate is the highest share of volume that a random loss
+// rate p explains (see lossThreshold): the draft's threshold when p is 0.
+func (b *BBR) explainedLossRate(p float64, volume int64) float64 {
 	if p == 0 {
 		return lossThresh
 	}
@@ -200,6 +209,7 @@ func (b *BBR) updateRandomLoss(r *lossRound) {
 		return
 	}
 	b.randomLoss += (r.lossRate() - b.randomLoss) / 8
+	b.updateRandomLossEvents(r)
 }
 
 // adaptLowerBoundsFromCongestion is AdaptLowerBoundsFromCongestion: outside
@@ -231,10 +241,17 @@ func (b *BBR) adaptLowerBoundsFromCongestion() {
 // no slowing down prevents. Here loss is congestion when the round kept a
 // standing queue (another flow filling the buffer, so BBR yields as the
 // draft does), or when it exceeds the loss threshold, which covers the
-// path's random loss.
+// path's random loss; either way unless the loss looks like the path's
+// runs of radio loss (burst.go): one run of radio loss in a round with
+// some queue is not another flow's overflow.
 func (b *BBR) congestiveLoss() bool {
 	r := &b.lastRound
-	return r.queued(b.minRTT) || r.lossRate() > b.lossThreshold(r.lost+r.delivered)
+	volume := r.lost + r.delivered
+	events := int64(r.lostRanges)
+	if r.queued(b.minRTT) {
+		return !b.lossIsRandomRuns(r.lost, events, volume)
+	}
+	return r.lossRate() > b.lossThreshold(volume) && b.tooManyLossEvents(events, volume)
 }
 
 // initLowerBounds is InitLowerBounds.

@@ -26,10 +26,14 @@ type path struct {
 	jitter time.Duration
 	// late is the share of data packets held back by lateBy beyond their
 	// jittered delay, overtaken by the packets behind them (reordering).
-	late       float64
-	lateBy     time.Duration
-	queue      int64         // bottleneck buffer, bytes; 0: one BDP
-	loss       float64       // random loss probability per packet
+	late   float64
+	lateBy time.Duration
+	queue  int64   // bottleneck buffer, bytes; 0: one BDP
+	loss   float64 // random loss probability per packet
+	// burstLen, above 1, makes the loss come in bursts of this mean length
+	// (a Gilbert-Elliott chain with the same mean loss, as the lab's
+	// emulator draws wifi-bursty's).
+	burstLen   float64
 	ecnAbove   int64         // CE-mark packets queued above this many bytes; 0: no ECN
 	ackEvery   int           // the receiver acknowledges every ackEvery packets
 	maxAckWait time.Duration // or after this long
@@ -125,6 +129,7 @@ type network struct {
 	flows []*sim
 
 	queued     int64 // bytes in the bottleneck queue
+	inBurst    bool  // the loss chain is in its bad state
 	linkFreeAt congestion.Time
 	// lastArrival is the latest arrival scheduled in each direction.
 	lastArrival [2]congestion.Time
@@ -200,6 +205,14 @@ func newNetwork(p path, seed uint64) *network {
 		p.maxAckWait = 25 * time.Millisecond
 	}
 	return &network{path: p, rng: rand.New(rand.NewPCG(seed, 1)), now: simEpoch}
+}
+
+// setRate changes the bottleneck's rate for every flow from now on.
+func (n *network) setRate(rate float64) {
+	n.path.rate = rate
+	for _, s := range n.flows {
+		s.path.rate = rate
+	}
 }
 
 // addFlow starts a flow controlled by cc through the network.
@@ -372,7 +385,7 @@ func (s *sim) sendPacket() {
 // tail drop when the buffer is full.
 func (s *sim) enqueue(p *simPacket) {
 	n := s.net
-	if s.path.loss > 0 && n.rng.Float64() < s.path.loss {
+	if n.lost() {
 		s.stats.randomDrops++
 		return
 	}
@@ -398,6 +411,24 @@ func (s *sim) enqueue(p *simPacket) {
 		at = at.Add(s.path.lateBy)
 	}
 	s.schedule(&event{at: at, kind: evReceive, num: p.num, size: p.size, ce: ce})
+}
+
+// lost draws a packet's random loss, alone or in bursts (path.burstLen).
+func (n *network) lost() bool {
+	p := n.path
+	if p.loss <= 0 {
+		return false
+	}
+	if p.burstLen <= 1 {
+		return n.rng.Float64() < p.loss
+	}
+	leave := 1 / p.burstLen
+	if n.inBurst {
+		n.inBurst = n.rng.Float64() >= leave
+	} else {
+		n.inBurst = n.rng.Float64() < p.loss*leave/(1-p.loss)
+	}
+	return n.inBurst
 }
 
 func (s *sim) receive(e *event) {

@@ -28,6 +28,7 @@ type runner struct {
 	profiles netlab.Profiles
 	edge     edgeBinary
 	only     string // quic-mobile's profiles, comma-separated
+	qlog     string // -qlog: where traces are kept; "" for temporary
 
 	mu  sync.Mutex
 	lab *netlab.Lab

@@ -47,19 +47,21 @@ func main() {
 	lastmileBin := fs.String("lastmile", "", "the lastmile binary to run as is (default: ./edge built into loadtest/bin/lastmile)")
 	seconds := fs.Int("seconds", 20, "length of each transfer in the cc and quic-transfer experiments")
 	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set)")
-	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog)")
+	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog; quic-mobile keeps its edges' in <profile>-<cc>/)")
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|quic-transfer|cc|origin-link|smoke [flags]")
 		os.Exit(2)
 	}
 	cmd := os.Args[1]
 	_ = fs.Parse(os.Args[2:])
+	var qlogAbs string
 	if *qlog != "" {
 		// The edge and the pageload helper read QLOGDIR.
 		dir, err := filepath.Abs(*qlog)
 		if err == nil {
 			err = os.Setenv("QLOGDIR", dir)
 		}
+		qlogAbs = dir
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "netlab:", err)
 			os.Exit(2)
@@ -80,7 +82,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds, only: *only}
+	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds, only: *only, qlog: qlogAbs}
 	exps := map[string]func() error{
 		"selftest": r.selftest, "split-loop": r.splitLoop, "quic-mobile": r.quicMobile, "cc": r.congestionControl, "smoke": r.smoke,
 		"origin-link": r.originLink, "quic-transfer": r.quicTransfer,

@@ -56,7 +56,7 @@ func (r *runner) quicMobile() error {
 		var pageBytes float64
 		var qlogRows, dropRows strings.Builder
 		for _, quicCC := range quicControllers {
-			qdir, removeQdir, err := edgeQlogDir(name, quicCC)
+			qdir, removeQdir, err := r.edgeQlogDir(name, quicCC)
 			if err != nil {
 				return err
 			}
@@ -161,16 +161,16 @@ func metMark(ok bool) string {
 	return "not met"
 }
 
-// edgeQlogDir is where one edge of the experiment writes its traces: under
-// -qlog's directory (QLOGDIR), one per profile and controller, kept for
-// reading after the run; else a temporary directory, which remove removes.
-func edgeQlogDir(profile, quicCC string) (dir string, remove func(), err error) {
-	if root := os.Getenv("QLOGDIR"); root != "" {
-		dir = filepath.Join(root, "edge-"+profile+"-"+quicCC)
-		return dir, func() {}, os.MkdirAll(dir, 0o755)
+// edgeQlogDir is where an edge of the quic-mobile experiment writes its
+// traces: under -qlog, kept for reading afterwards (<profile>-<cc>), else
+// a temporary directory that remove deletes.
+func (r *runner) edgeQlogDir(profile, quicCC string) (dir string, remove func(), err error) {
+	if r.qlog == "" {
+		dir, err = os.MkdirTemp("", "netlab-qlog")
+		return dir, func() { os.RemoveAll(dir) }, err
 	}
-	dir, err = os.MkdirTemp("", "netlab-qlog")
-	return dir, func() { os.RemoveAll(dir) }, err
+	dir = filepath.Join(r.qlog, profile+"-"+quicCC)
+	return dir, func() {}, os.MkdirAll(dir, 0o755)
 }
 
 // traceFiles lists the sender-side traces in dir.
