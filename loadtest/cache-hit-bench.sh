@@ -13,13 +13,8 @@ mkdir -p "$bin"
 go build -o "$bin/lastmile" ./edge
 go build -o "$bin/httpload" ./loadtest/cmd/httpload
 
-tmp=$(mktemp -d)
-edge_pid=
-cleanup() {
-	[ -n "$edge_pid" ] && kill "$edge_pid" 2>/dev/null && wait "$edge_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+. .ci/servers.sh
+scratch
 
 body=$(python3 -c 'import json; print(json.dumps({"items": [{"id": i, "name": "product %d" % i, "price": "%d.99" % i} for i in range(40)]})[:2048].ljust(2048))')
 cat >"$tmp/Caddyfile" <<CADDY

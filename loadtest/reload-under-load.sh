@@ -12,28 +12,21 @@
 #   DUR=8 RELOADS=5 loadtest/reload-under-load.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DUR=${DUR:-15} RELOADS=${RELOADS:-10} PORT=${PORT:-19543} ADMIN=${ADMIN:-127.0.0.1:19544} ORIGIN=${ORIGIN:-127.0.0.1:19545}
+DUR=${DUR:-15} RELOADS=${RELOADS:-10}
 bin=loadtest/bin
 mkdir -p "$bin"
 go build -o "$bin/lastmile" ./edge
 
-tmp=$(mktemp -d)
-edge_pid=
-cleanup() {
-	[ -n "$edge_pid" ] && kill "$edge_pid" 2>/dev/null && wait "$edge_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+. .ci/servers.sh
+scratch
+read -r PORT http admin origin < <(free_ports 4)
+ADMIN=127.0.0.1:$admin
 
-LASTMILE_HTTPS_PORT=$PORT LASTMILE_HTTP_PORT=$((PORT + 10)) LASTMILE_ADMIN=$ADMIN \
-	"$bin/lastmile" demo --origin "$ORIGIN" >"$tmp/edge.log" 2>&1 &
+LASTMILE_HTTPS_PORT=$PORT LASTMILE_HTTP_PORT=$http LASTMILE_ADMIN=$ADMIN XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" \
+	"$bin/lastmile" demo --origin "127.0.0.1:$origin" >"$tmp/edge.log" 2>&1 &
 edge_pid=$!
 url=https://localhost:$PORT/static/app.css
-for _ in $(seq 100); do
-	curl -skf -o /dev/null "$url" && break
-	sleep 0.1
-done
-curl -skf -o /dev/null "$url" || { cat "$tmp/edge.log"; echo "the edge did not start" >&2; exit 1; }
+wait_serving "$url" "$edge_pid" || { cat "$tmp/edge.log" >&2; exit 1; }
 curl -sf "http://$ADMIN/config/" >"$tmp/config.json"
 h2_read() {
 	curl -sf "http://$ADMIN/metrics" | awk '/^lastmile_http_requests_total\{protocol="h2"\}/ {print $2}'
@@ -47,12 +40,12 @@ h2_pid=$!
 # Reloads spread over the middle of the run; must-revalidate makes Caddy
 # reload an unchanged config.
 for i in $(seq "$RELOADS"); do
-	sleep "$(python3 -c "print(($DUR - 2) / ($RELOADS + 1))")"
+	sleep "$(awk "BEGIN {print ($DUR - 2) / ($RELOADS + 1)}")"
 	curl -sf -X POST -H 'Content-Type: application/json' -H 'Cache-Control: must-revalidate' \
 		--data-binary @"$tmp/config.json" "http://$ADMIN/load" >/dev/null || echo "reload $i refused" >&2
 done
 wait "$wrk_pid" "$h2_pid"
-h2_edge=$(python3 -c "print(int(float('$(h2_read)') - float('$h2_before')))")
+h2_edge=$(awk "BEGIN {printf \"%d\", $(h2_read) - $h2_before}")
 
 wrk_requests=$(awk '/requests in/ {print $1}' "$tmp/wrk.txt")
 wrk_socket=$(awk '/Socket errors/ {gsub(",", ""); s = $4 + $6 + $8 + $10} END {print s + 0}' "$tmp/wrk.txt")

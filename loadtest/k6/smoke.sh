@@ -10,14 +10,8 @@ mkdir -p "$bin"
 go build -o "$bin/lastmile" ./edge
 (cd loadtest/k6 && go build -o ../bin/k6 .)
 
-tmp=$(mktemp -d)
-edge_pid=
-cleanup() {
-	[ -n "$edge_pid" ] && kill "$edge_pid" 2>/dev/null && wait "$edge_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
 . .ci/servers.sh
+scratch
 read -r https http admin origin < <(free_ports 4)
 export LASTMILE_HTTPS_PORT=${LASTMILE_HTTPS_PORT:-$https} LASTMILE_HTTP_PORT=${LASTMILE_HTTP_PORT:-$http}
 export LASTMILE_ADMIN=${LASTMILE_ADMIN:-127.0.0.1:$admin} XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
