@@ -41,8 +41,13 @@ cat >"$tmp/Caddyfile" <<CADDY
 	admin off
 	skip_install_trust
 	auto_https disable_redirects
+	# As the shipped Caddyfile: client_tcp under every server, so the
+	# hit's HTTP/2 goes through the listener wrapper's TLS hand-over.
 	servers {
 		protocols h1 h2
+		listener_wrappers {
+			client_tcp
+		}
 	}
 }
 http://localhost:$h1 {
