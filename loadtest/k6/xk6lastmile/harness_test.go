@@ -2,6 +2,7 @@ package xk6lastmile_test
 
 import (
 	"bufio"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -39,15 +40,22 @@ func startEdge(t *testing.T) *edge {
 }
 
 // runEdge starts the edge command (its ports already in its environment)
-// and waits until its metrics answer.
+// and waits until its metrics answer and its site completes a TLS
+// handshake: the admin endpoint answers before Caddy has issued the site's
+// certificate, and a k6 request in that gap fails its handshake.
 func runEdge(t *testing.T, cmd *exec.Cmd, dir, bin string, https, admin int) *edge {
 	t.Helper()
 	startProcess(t, cmd, filepath.Join(dir, "edge.log"))
 	e := &edge{base: fmt.Sprintf("https://localhost:%d", https), admin: fmt.Sprintf("http://127.0.0.1:%d", admin), k6: filepath.Join(bin, "k6")}
+	site := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	defer site.CloseIdleConnections()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if _, err := e.metric("lastmile_quic_connections_total"); err == nil {
-			return e
+			if resp, err := site.Get(e.base + "/"); err == nil {
+				resp.Body.Close()
+				return e
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("edge not up in 20 s")

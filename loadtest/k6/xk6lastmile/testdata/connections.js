@@ -13,6 +13,8 @@ export const options = {
 export default function () {
   for (const path of ['/page/1', '/static/app.css']) {
     const r = lastmile.http3Get(`${BASE}${path}`, { insecure: true });
-    check(r, { '200 over HTTP/3': (res) => res.status === 200 && res.proto === 'HTTP/3.0' });
+    if (!check(r, { '200 over HTTP/3': (res) => res.status === 200 && res.proto === 'HTTP/3.0' })) {
+      console.error(`${path}: status ${r.status}, proto ${r.proto}, error ${r.error}`);
+    }
   }
 }
