@@ -2,10 +2,13 @@ package httpcache
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 )
 
 // 200 concurrent requests for one uncached key reach the origin once, and
@@ -138,5 +141,36 @@ func TestWaitersFetchTheirOwn(t *testing.T) {
 				t.Fatalf("origin saw %d requests, want %d", got, tc.wantOrigin)
 			}
 		})
+	}
+}
+
+// A miss whose store lookup ran just before another fetch of the key
+// stored its response and ended finds that response when it joins the
+// flights, instead of fetching the key again (two edges behind a shield
+// fetched an object twice under load).
+func TestMissAfterAnotherFetchStoredServesTheEntry(t *testing.T) {
+	h, req, _ := benchCache(t, "miss-after-store")
+	d := h.decide(req) // what the store holds now: the stored response
+	if d.verdict != verdictFresh {
+		t.Fatalf("verdict %v after the first fetch, want fresh", d.verdict)
+	}
+	var fetched atomic.Int64
+	origin := caddyhttp.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		fetched.Add(1)
+		return nil
+	})
+	// The miss as it runs when its lookup came before that store.
+	w := httptest.NewRecorder()
+	if err := h.miss(w, req, origin, &cacheStatus{name: h.statusItem}, d.primary, d.key, ""); err != nil {
+		t.Fatal(err)
+	}
+	if n := fetched.Load(); n != 0 {
+		t.Fatalf("the origin was asked %d times for a stored key", n)
+	}
+	if w.Body.Len() != 2<<10 || !strings.Contains(w.Header().Get("Cache-Status"), "hit") {
+		t.Fatalf("answered %d bytes, Cache-Status %q; want the stored 2 KiB as a hit", w.Body.Len(), w.Header().Get("Cache-Status"))
+	}
+	if _, running := h.flights.m[d.key]; running {
+		t.Fatal("the flight is left in the table")
 	}
 }

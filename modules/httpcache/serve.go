@@ -103,9 +103,9 @@ func (h *Handler) policyConfig(r *http.Request) policyConfig {
 
 // miss fetches from the origin, coalescing with concurrent misses for key.
 func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, cs *cacheStatus, primary, key, detail string) error {
-	metrics.requests.WithLabelValues("miss").Inc()
-	cs.fwd, cs.detail = "miss", detail
 	if r.Method == http.MethodHead || detail != "" {
+		metrics.requests.WithLabelValues("miss").Inc()
+		cs.fwd, cs.detail = "miss", detail
 		// Not coalesced: a HEAD has no body to share, an authorized
 		// request's response is its own until the origin says otherwise.
 		if r.Method == http.MethodHead {
@@ -116,6 +116,20 @@ func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 		return fw.run(next)
 	}
 	fl, leader := h.flights.join(key)
+	if leader {
+		// The store was read before the join: a fetch of this key may
+		// have stored its response and ended in between, and would be
+		// fetched a second time. Read it again now that later misses wait
+		// on this flight.
+		if d := h.decide(r); d.verdict == verdictFresh && d.key == key {
+			fl.shareStored(d.e, r)
+			h.flights.remove(fl)
+			h.serveFresh(w, r, d, cs)
+			return nil
+		}
+	}
+	metrics.requests.WithLabelValues("miss").Inc()
+	cs.fwd = "miss"
 	if !leader {
 		return h.wait(w, r, next, cs, fl)
 	}
