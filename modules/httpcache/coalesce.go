@@ -142,9 +142,13 @@ func (b *streamBuf) write(p []byte) {
 	b.cond.Broadcast()
 }
 
+// finish ends the body; the first end stands (a fetch that panics after
+// its body finished does not turn it into a failure).
 func (b *streamBuf) finish(err error) {
 	b.mu.Lock()
-	b.done, b.err = true, err
+	if !b.done {
+		b.done, b.err = true, err
+	}
 	b.mu.Unlock()
 	b.cond.Broadcast()
 }

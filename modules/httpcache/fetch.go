@@ -2,6 +2,7 @@ package httpcache
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
 )
 
 // fetchWriter receives the origin's response from the next handler. It
@@ -177,6 +179,7 @@ func (fw *fetchWriter) run(next caddyhttp.Handler) error {
 	fl := fw.fl
 	defer fw.h.flights.remove(fl)
 	defer close(fl.done)
+	defer fw.endOnPanic()
 	err := next.ServeHTTP(fw, fw.req)
 	if !fw.wroteHeader {
 		if err == nil {
@@ -220,6 +223,41 @@ func (fw *fetchWriter) run(next caddyhttp.Handler) error {
 		fw.h.storeEntry(e, fw.req, next)
 	}
 	return nil
+}
+
+// endOnPanic ends the flight of a fetch that panicked (reverse_proxy
+// aborts a response whose body broke off with http.ErrAbortHandler):
+// waiters fail instead of waiting for headers or a body that will not
+// come, and the panic goes on, aborting this fetch's client as the
+// handler asked.
+func (fw *fetchWriter) endOnPanic() {
+	p := recover()
+	if p == nil {
+		return
+	}
+	metrics.originFetches.WithLabelValues("error").Inc()
+	err := fmt.Errorf("origin fetch aborted: %v", p)
+	select {
+	case <-fw.fl.headerReady:
+	default:
+		fw.fl.ready(outcomeFail, 0, nil, err)
+	}
+	fw.fl.body.finish(err)
+	panic(p)
+}
+
+// runDetached runs a fetch no client waits for (a refresh, a prefetch) on
+// its own goroutine, where a panic would end the process: net/http
+// recovers only the goroutines it serves requests on. An aborted response
+// just ends the fetch; any other panic is logged with its stack, as
+// net/http does.
+func (fw *fetchWriter) runDetached(next caddyhttp.Handler) {
+	defer func() {
+		if p := recover(); p != nil && p != http.ErrAbortHandler {
+			fw.h.logger.Error("background origin fetch panicked", zap.Any("panic", p), zap.Stack("stack"))
+		}
+	}()
+	_ = fw.run(next)
 }
 
 // originRequest is the request the cache sends on a client's behalf: its

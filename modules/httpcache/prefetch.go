@@ -151,7 +151,7 @@ func (h *Handler) warm(r *http.Request, u *url.URL, next caddyhttp.Handler) bool
 	fw, cancel := h.backgroundFetch(r.WithContext(context.WithValue(r.Context(), prefetchKey{}, true)), fl, nil, target)
 	go func() {
 		defer func() { <-h.Prefetch.sem; cancel() }()
-		_ = fw.run(next)
+		fw.runDetached(next)
 	}()
 	return true
 }

@@ -260,7 +260,7 @@ func (h *Handler) revalidateInBackground(e *entry, key string, r *http.Request, 
 	fw, cancel := h.backgroundFetch(r, fl, e, nil)
 	go func() {
 		defer cancel()
-		_ = fw.run(next)
+		fw.runDetached(next)
 	}()
 }
 
