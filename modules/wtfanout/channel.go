@@ -82,7 +82,7 @@ func (c *channel) add(sub *subscriber, lastEventID string) {
 		}
 	}
 	for _, e := range replay {
-		sub.offer(e)
+		sub.offer(e, nil)
 	}
 	if c.state == stateReconnecting {
 		sub.status(c.state)
@@ -300,13 +300,15 @@ func (c *channel) publish(ev sseEvent, lastID string, received time.Time) {
 		}
 		c.kept = append(c.kept, e)
 	}
+	var wakes writerWakes
 	for sub := range c.subs {
-		if !sub.offer(e) {
+		if !sub.offer(e, &wakes) {
 			delete(c.subs, sub)
 			sub.end(codeOverflow)
 			metrics.closed.WithLabelValues(codeOverflow).Inc()
 		}
 	}
+	wakes.signal()
 	c.lingerIfIdle()
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/lastmile-edge/lastmile/internal/sseorigin"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge"
 	_ "github.com/lastmile-edge/lastmile/modules/wtsession"
 )
@@ -210,6 +211,38 @@ func dialFanoutWindow(t testing.TB, ctx context.Context, site *testcaddy.Site, p
 	}
 	t.Cleanup(func() { d.Close() })
 	_, s, err := d.Dial(ctx, site.URL(path), nil)
+	c := openFanClient(t, ctx, s, err)
+	c.tr = d
+	return c
+}
+
+// connectFanout opens a QUIC connection that carries several fan-out
+// sessions (see dialFanoutOn), with stream receive windows of window
+// bytes as in dialFanoutWindow.
+func connectFanout(t testing.TB, ctx context.Context, site *testcaddy.Site, window uint64) *webtransport.ClientConn {
+	t.Helper()
+	qconf := &quic.Config{}
+	if window > 0 {
+		qconf.InitialStreamReceiveWindow, qconf.MaxStreamReceiveWindow = window, window
+	}
+	client, conn, err := wtclient.Connect(ctx, site.Addr(), site.TLSConfig(), qconf)
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	t.Cleanup(func() { conn.CloseWithError(0, "") })
+	return client
+}
+
+// dialFanoutOn opens a fan-out session on client's connection.
+func dialFanoutOn(t testing.TB, ctx context.Context, site *testcaddy.Site, client *webtransport.ClientConn) *fanClient {
+	t.Helper()
+	_, s, err := client.Dial(ctx, site.URL("/live"), nil)
+	return openFanClient(t, ctx, s, err)
+}
+
+// openFanClient opens the control stream of a session dialed with err.
+func openFanClient(t testing.TB, ctx context.Context, s *webtransport.Session, err error) *fanClient {
+	t.Helper()
 	if err != nil {
 		t.Fatalf("dialing the fan-out path: %v", err)
 	}
@@ -218,7 +251,7 @@ func dialFanoutWindow(t testing.TB, ctx context.Context, site *testcaddy.Site, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fanClient{t: t, tr: d, s: s, ctrl: ctrl, r: bufio.NewReader(ctrl)}
+	return &fanClient{t: t, s: s, ctrl: ctrl, r: bufio.NewReader(ctrl)}
 }
 
 // close ends the session and the client's QUIC connection, as a browser

@@ -64,7 +64,7 @@ func (f *Fanout) ServeRequest(w http.ResponseWriter, r *http.Request) error {
 	if err := d.rc.Flush(); err != nil {
 		return nil
 	}
-	sub.deliver(r.Context(), d, "sse", false)
+	sub.deliver(r.Context(), d, "sse")
 	return nil
 }
 

@@ -20,6 +20,9 @@ var metrics = struct {
 	closed     *prometheus.CounterVec
 	errors     *prometheus.CounterVec
 	delay      *prometheus.HistogramVec
+	// roundWrites shows whether deliveries share packets: quic-go packs
+	// the writes of one round of a connection's writer together.
+	roundWrites prometheus.Histogram
 }{
 	sessions: gauge("sessions_open", "WebTransport sessions on fan-out paths open now."),
 	subs: prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -65,6 +68,11 @@ var metrics = struct {
 		Help:    "Time from reading an event from the origin to writing it to a subscriber, by transport (stream, datagram, sse).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 	}, []string{"transport"}),
+	roundWrites: prometheus.NewHistogram(prometheus.HistogramOpts{
+		Namespace: ns, Subsystem: sub, Name: "connection_round_writes",
+		Help:    "Events a QUIC connection's writer wrote in one round (one per subscription of the connection that had one queued, more when it had a backlog); a round's writes share packets.",
+		Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
+	}),
 }
 
 const ns, sub = "lastmile", "fanout"
@@ -76,5 +84,5 @@ func gauge(name, help string) prometheus.Gauge {
 func collectors() []prometheus.Collector {
 	m := metrics
 	return []prometheus.Collector{m.sessions, m.subs, m.channels, m.upstreams, m.connects, m.reconnects,
-		m.received, m.delivered, m.missed, m.dropped, m.closed, m.errors, m.delay}
+		m.received, m.delivered, m.missed, m.dropped, m.closed, m.errors, m.delay, m.roundWrites}
 }

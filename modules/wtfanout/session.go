@@ -71,6 +71,7 @@ type fanSession struct {
 	s      *wtsession.Session
 	client string
 	ctrl   chan []byte
+	writer *connWriter // of the session's QUIC connection
 
 	mu   sync.Mutex
 	subs map[string]context.CancelFunc
@@ -93,13 +94,21 @@ func (f *Fanout) ServeSession(s *wtsession.Session) {
 	}
 	fs := &fanSession{
 		f: f, s: s, client: wtsession.ClientIP(s.Request()), ctrl: make(chan []byte, controlQueue),
-		subs: make(map[string]context.CancelFunc), tokens: controlBurst, refilled: time.Now(),
+		writer: acquireConnWriter(connKey(s)),
+		subs:   make(map[string]context.CancelFunc), tokens: controlBurst, refilled: time.Now(),
 	}
+	defer fs.writer.release()
 	defer fs.wg.Wait()
 	defer cancel()
 	go fs.writeControl(ctx, str)
 	go fs.keepAlive(ctx)
 	fs.readControl(ctx, str)
+}
+
+// connKey names the session's QUIC connection: its two addresses, which
+// no two live connections share.
+func connKey(s *wtsession.Session) string {
+	return s.LocalAddr().String() + " " + s.RemoteAddr().String()
 }
 
 // writeControl writes the queued answers to the control stream.
@@ -219,17 +228,19 @@ func (fs *fanSession) subscribe(ctx context.Context, fr controlFrame) {
 		return
 	}
 	sub := newSubscriber(fs.f.Queue, fs.f.Overflow == "close")
+	subCtx, cancel := context.WithCancel(ctx)
+	d := &streamDeliverer{fs: fs, ctx: subCtx, channel: name, datagrams: fr.Datagrams && !fs.f.NoDatagrams}
+	newConnSub(sub, d, fs.writer)
 	ch, err := fs.f.hub.subscribe(name, sub, fr.LastEventID)
 	if err != nil {
+		cancel()
 		subscriptionsPerClient.Release(fs.client)
 		fs.fail(name, hubErrorCode(err), err.Error())
 		return
 	}
 	fs.send(reply{Op: "subscribed", Channel: name})
-	subCtx, cancel := context.WithCancel(ctx)
 	fs.subs[name] = cancel
 	metrics.subs.WithLabelValues("webtransport").Inc()
-	d := &streamDeliverer{fs: fs, ctx: subCtx, channel: name, datagrams: fr.Datagrams && !fs.f.NoDatagrams}
 	fs.wg.Go(func() {
 		defer func() {
 			ch.removeSub(sub)
@@ -246,7 +257,7 @@ func (fs *fanSession) subscribe(ctx context.Context, fr controlFrame) {
 		if d.open() != nil {
 			return
 		}
-		sub.deliver(subCtx, d, "webtransport", true)
+		sub.deliver(subCtx, d, "webtransport")
 	})
 }
 
@@ -318,11 +329,30 @@ func (d *streamDeliverer) open() error {
 }
 
 func (d *streamDeliverer) event(e *event) (string, error) {
+	transport, _, err := d.tryEvent(e)
+	return transport, err
+}
+
+// tryEvent writes e, waiting for the client until the write deadline; a
+// stream write cut short returns the rest of its line.
+func (d *streamDeliverer) tryEvent(e *event) (transport string, rest []byte, err error) {
 	if d.datagrams && d.fs.s.SendDatagram(e.datagram) == nil {
-		return "datagram", nil
+		return "datagram", nil, nil
 	}
-	_, err := d.str.Write(e.line)
-	return "stream", err
+	n, err := d.str.Write(e.line)
+	if err != nil {
+		return "stream", e.line[n:], err
+	}
+	return "stream", nil, nil
+}
+
+// setWriteDeadline bounds the stream's writes from now on (zero: no
+// bound), unless interrupt cut them: that cut stands.
+func (d *streamDeliverer) setWriteDeadline(t time.Time) {
+	d.str.SetWriteDeadline(t)
+	if d.interrupted.Load() {
+		d.str.SetWriteDeadline(time.Now())
+	}
 }
 
 func (d *streamDeliverer) status(state string) error {

@@ -20,6 +20,10 @@ type subscriber struct {
 	endOnce sync.Once
 	ended   chan struct{}
 	endCode string // set before ended is closed
+
+	// batched is set when the connection's writer writes the queue
+	// (WebTransport, see connwriter.go); nil for SSE.
+	batched *connSub
 }
 
 func newSubscriber(queue int, closeOnOverflow bool) *subscriber {
@@ -30,10 +34,14 @@ func newSubscriber(queue int, closeOnOverflow bool) *subscriber {
 }
 
 // offer queues e without waiting; false means the queue was full and the
-// subscription must be closed (overflow close).
-func (s *subscriber) offer(e *event) bool {
+// subscription must be closed (overflow close). The connection writer to
+// signal is added to wakes, or signalled now if wakes is nil.
+func (s *subscriber) offer(e *event, wakes *writerWakes) bool {
 	select {
 	case s.queue <- e:
+		if s.batched != nil {
+			s.batched.queued(wakes)
+		}
 		return true
 	default:
 	}
@@ -83,11 +91,12 @@ type deliverer interface {
 }
 
 // deliver writes the queue to d until ctx ends, the channel ends the
-// subscription, or the client cannot be written to. With separateNotices
-// (WebTransport: notices go on the control stream) status and missed
-// notices are told at once even while an event write waits for the
-// client; otherwise (SSE: one stream) they go between events.
-func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel string, separateNotices bool) {
+// subscription, or the client cannot be written to. A batched
+// subscription's queue is written by its connection's writer and, when
+// the client is slow, here (connSub.serve); its notices go on the control
+// stream at once, even while an event write waits for the client. Else
+// (SSE: one stream) the queue is written here, notices between events.
+func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel string) {
 	// A write blocked by the client's flow control must not outlive the
 	// subscription.
 	defer context.AfterFunc(ctx, d.interrupt)()
@@ -100,22 +109,6 @@ func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel strin
 		case <-stopOnEnd:
 		}
 	}()
-	wake := s.wake
-	if separateNotices {
-		go func() {
-			for {
-				select {
-				case <-s.wake:
-					if s.notify(d, missedLabel) != nil {
-						return
-					}
-				case <-stopOnEnd:
-					return
-				}
-			}
-		}()
-		wake = nil
-	}
 	defer func() {
 		select {
 		case <-s.ended:
@@ -123,6 +116,11 @@ func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel strin
 		default:
 		}
 	}()
+	if s.batched != nil {
+		go s.notifyUntil(d, missedLabel, stopOnEnd)
+		s.batched.serve(ctx.Done(), s.ended)
+		return
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -130,21 +128,40 @@ func (s *subscriber) deliver(ctx context.Context, d deliverer, missedLabel strin
 		case <-s.ended:
 			return
 		case e := <-s.queue:
-			if !separateNotices && s.notify(d, missedLabel) != nil {
+			if s.notify(d, missedLabel) != nil {
 				return
 			}
 			transport, err := d.event(e)
 			if err != nil {
 				return
 			}
-			metrics.delivered.WithLabelValues(transport).Inc()
-			metrics.delay.WithLabelValues(transport).Observe(time.Since(e.received).Seconds())
-		case <-wake:
+			recordDelivery(e, transport)
+		case <-s.wake:
 			if s.notify(d, missedLabel) != nil {
 				return
 			}
 		}
 	}
+}
+
+// notifyUntil tells notices as they come until stop is closed.
+func (s *subscriber) notifyUntil(d deliverer, missedLabel string, stop <-chan struct{}) {
+	for {
+		select {
+		case <-s.wake:
+			if s.notify(d, missedLabel) != nil {
+				return
+			}
+		case <-stop:
+			return
+		}
+	}
+}
+
+// recordDelivery counts an event written to a subscriber and its delay.
+func recordDelivery(e *event, transport string) {
+	metrics.delivered.WithLabelValues(transport).Inc()
+	metrics.delay.WithLabelValues(transport).Observe(time.Since(e.received).Seconds())
 }
 
 // notify tells the client of a pending status change and missed events.

@@ -246,7 +246,23 @@ func (s *SendStream) write(p []byte, limiter func(int) int) (bool /* is newly co
 		return false, 0, nil
 	}
 
-	s.dataForWriting = p
+	var buffered int
+	if limiter != nil {
+		var limited bool
+		buffered, limited = s.bufferLimitedWrite(p, limiter)
+		if buffered > 0 {
+			s.mutex.Unlock()
+			s.sender.onHasStreamData(s.streamID, s) // must be called without holding the mutex
+			s.mutex.Lock()
+		}
+		if buffered == len(p) {
+			return false, buffered, nil
+		}
+		if limited {
+			return false, buffered, ErrWriteLimitReached
+		}
+	}
+	s.dataForWriting = p[buffered:]
 
 	var (
 		deadlineTimer  *time.Timer
@@ -337,6 +353,47 @@ func (s *SendStream) write(p []byte, limiter func(int) int) (bool /* is newly co
 		return false, bytesWritten, ErrWriteLimitReached
 	}
 	return false, bytesWritten, nil
+}
+
+// bufferLimitedWrite queues what of a small limited write flow control and
+// the limiter allow now, as a STREAM frame whose credit is reserved, so
+// that WriteWithLimit returns without waiting for the run loop to pack
+// it, as Write does: writes to many streams then go out in one packet.
+// It returns the bytes queued and whether the limiter granted fewer than
+// asked; it queues nothing when p and the queued frame exceed a packet or
+// flow control cannot take them all.
+func (s *SendStream) bufferLimitedWrite(p []byte, limiter func(int) int) (int, bool) {
+	var queued, unreserved protocol.ByteCount
+	if s.nextFrame != nil {
+		queued = s.nextFrame.DataLen()
+		if !s.nextFrameReserved {
+			unreserved = queued // written without a limiter: reserved together with p
+		}
+	}
+	n := protocol.ByteCount(len(p))
+	if queued+n > protocol.MaxPacketBufferSize || s.flowController.SendWindowSize() < unreserved+n {
+		return 0, false
+	}
+	if unreserved > 0 && !s.flowController.TryAddBytesSent(unreserved) {
+		return 0, false
+	}
+	if s.nextFrame != nil {
+		s.nextFrameReserved = true
+	}
+	added, limited := s.flowController.AddBytesSentWithLimiter(n, limiter)
+	if added == 0 {
+		return 0, limited
+	}
+	if s.nextFrame == nil {
+		s.nextFrame = wire.GetStreamFrame()
+		s.nextFrame.Offset = s.writeOffset
+		s.nextFrame.StreamID = s.streamID
+		s.nextFrame.DataLenPresent = true
+		s.nextFrame.Data = s.nextFrame.Data[:0]
+	}
+	s.nextFrame.Data = append(s.nextFrame.Data, p[:added]...)
+	s.nextFrameReserved = true
+	return int(added), limited
 }
 
 func (s *SendStream) canBufferStreamFrame() bool {

@@ -250,6 +250,57 @@ func TestSendStreamWriteWithLimit(t *testing.T) {
 	})
 }
 
+// A small limited write is queued with its credit reserved and returns at
+// once, without waiting for the packer, as an unlimited write does; it is
+// sent together with data written before it without a limiter.
+func TestSendStreamWriteWithLimitBuffersSmallWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const streamID protocol.StreamID = 42
+		mockCtrl := gomock.NewController(t)
+		mockFC := newTestStreamFlowControllerWithSendWindow(streamID, 100)
+		mockSender := NewMockStreamSender(mockCtrl)
+		str := newSendStream(context.Background(), streamID, mockSender, mockFC, false)
+
+		mockSender.EXPECT().onHasStreamData(streamID, str).Times(3)
+		_, err := str.Write([]byte("header"))
+		require.NoError(t, err)
+
+		var granted []int
+		limiter := func(maxBytes int) int {
+			granted = append(granted, maxBytes)
+			return maxBytes
+		}
+		done := make(chan struct{})
+		data := []byte("foobar")
+		var n int
+		go func() {
+			defer close(done)
+			n, err = str.WriteWithLimit(data, limiter)
+		}()
+		synctest.Wait()
+		select {
+		case <-done:
+		default:
+			t.Fatal("WriteWithLimit waits for the packer")
+		}
+		require.NoError(t, err)
+		require.Equal(t, 6, n)
+		data[0] = 'x' // the stream has its own copy
+		require.Equal(t, []int{6}, granted)
+
+		// A grant short of the write queues the granted prefix.
+		n, err = str.WriteWithLimit([]byte("bazqux"), func(int) int { return 3 })
+		require.ErrorIs(t, err, ErrWriteLimitReached)
+		require.Equal(t, 3, n)
+
+		frame, _, hasMore := str.popStreamFrame(protocol.MaxByteCount, protocol.Version1)
+		require.False(t, hasMore)
+		require.Equal(t, []byte("headerfoobarbaz"), frame.Frame.Data)
+		require.Equal(t, []int{6}, granted, "the limiter is not asked again for reserved bytes")
+		require.Equal(t, protocol.ByteCount(100-15), mockFC.SendWindowSize())
+	})
+}
+
 func TestSendStreamTryWriteAll(t *testing.T) {
 	const streamID protocol.StreamID = 42
 	mockCtrl := gomock.NewController(t)
