@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -73,27 +72,19 @@ func TestWaitersOfAFetchWhoseBodyBreaksOffFail(t *testing.T) {
 		breakMidBody(t, w)
 	})
 	e := startCache(t, o, "")
-	release := opener(t, held.gate)
-	awaitWaiters := e.waitersSince(t)
-	var wg sync.WaitGroup
-	for range 10 {
-		wg.Go(func() {
-			resp, err := e.client.Get(e.base + "/partial")
-			if err == nil {
-				_, err = io.ReadAll(resp.Body)
-				resp.Body.Close()
-			}
-			var ne net.Error
-			switch {
-			case err == nil:
-				t.Error("a broken body reached a client as whole")
-			case errors.As(err, &ne) && ne.Timeout():
-				t.Errorf("the client gave up waiting: %v", err)
-			}
-		})
-	}
-	awaitWaiters(9)
-	release()
-	wg.Wait()
+	e.coalesced(t, held.gate, 10, func() {
+		resp, err := e.client.Get(e.base + "/partial")
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		var ne net.Error
+		switch {
+		case err == nil:
+			t.Error("a broken body reached a client as whole")
+		case errors.As(err, &ne) && ne.Timeout():
+			t.Errorf("the client gave up waiting: %v", err)
+		}
+	})
 	awaitIdle(t, "default")
 }

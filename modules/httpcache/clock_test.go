@@ -118,6 +118,22 @@ func (f *flights) inFlight() int {
 	return len(f.m)
 }
 
+// coalesced sends n requests at once, each, while the origin holds the
+// first at gate; once the other n-1 have joined its fetch, it opens the
+// gate and waits for all n.
+func (e *testEdge) coalesced(t *testing.T, gate chan struct{}, n int, each func()) {
+	t.Helper()
+	release := opener(t, gate)
+	awaitWaiters := e.waitersSince(t)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(each)
+	}
+	awaitWaiters(n - 1)
+	release()
+	wg.Wait()
+}
+
 // awaitIdle waits until the named store's background fetches (refreshes,
 // prefetches) have ended and stored what they fetched: each holds its
 // flight until its response is stored.

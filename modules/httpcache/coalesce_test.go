@@ -74,19 +74,11 @@ func TestFailedFetchDoesNotPoison(t *testing.T) {
 		w.Write([]byte("fine"))
 	})
 	e := startCache(t, o, "")
-	release := opener(t, held.gate)
-	awaitWaiters := e.waitersSince(t)
-	var wg sync.WaitGroup
-	for range 10 {
-		wg.Go(func() {
-			if r := e.get(t, "/flaky"); r.status != http.StatusBadGateway {
-				t.Errorf("waiter got %d %q, want 502", r.status, r.body)
-			}
-		})
-	}
-	awaitWaiters(9)
-	release()
-	wg.Wait()
+	e.coalesced(t, held.gate, 10, func() {
+		if r := e.get(t, "/flaky"); r.status != http.StatusBadGateway {
+			t.Errorf("waiter got %d %q, want 502", r.status, r.body)
+		}
+	})
 	if got := o.count("/flaky"); got != 1 {
 		t.Fatalf("origin saw %d requests, want 1", got)
 	}
