@@ -12,8 +12,8 @@
 # commit ("lastmile-base") to the same run, for a before/after ratio;
 # ONLY="lastmile lastmile-base" measures only the servers named.
 # PROFILE=<dir> writes a CPU profile of lastmile and lastmile-base (from
-# their admin endpoints' /debug/pprof) over each HTTP/1.1 and HTTP/2 run of
-# the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2>.pprof.
+# their admin endpoints' /debug/pprof) over each HTTP/1.1, HTTP/2 and HTTP/3
+# run of the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
 # Prints a markdown table (req/s, p99 where the client reports it, peak
 # RSS, ratios to nginx) and, with WRITE=1, writes it into
 # docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
@@ -235,7 +235,9 @@ for round in $(seq "$ROUNDS"); do
 				profiled
 				rps=$(sed -n 's/.*finished in .*, \([0-9.]*\) req\/s.*/\1/p' <<<"$out")
 				echo -e "$name\t$k\th2\t$rps\t" >>"$results"
+				profile "$name" "$k" h3
 				out=$(taskset -c 1 "$bin/httpload" -proto h3 "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
+				profiled
 				echo -e "$name\t$k\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
 			fi
 			pid=$(pid_of "$p1")
