@@ -318,9 +318,23 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*
 	if _, err := lab.Start("origin", nil, self(), "origin", "-http", back.AddrB+":8080", "-https", back.AddrB+":443"); err != nil {
 		return nil, err
 	}
+	cache := fmt.Sprintf("\tedge_cache\n\treverse_proxy http://%s:8080\n", back.AddrB)
+	if err := r.startEdge(lab, user, opts, cache); err != nil {
+		return nil, err
+	}
+	if err := lab.WaitTCP(r.ctx, "edge", back.AddrB+":8080", back); err != nil {
+		return nil, err
+	}
+	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB, lastMile: user}, nil
+}
+
+// startEdge runs the edge in namespace "edge" with siteDirectives serving
+// https://<user.AddrB> (a certificate of its own CA), and waits until the
+// client namespace reaches it across user.
+func (r *runner) startEdge(lab *netlab.Lab, user *netlab.Link, opts edgeOptions, siteDirectives string) error {
 	dir, err := os.MkdirTemp("", "netlab-edge")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var quic strings.Builder
 	if opts.quicCC != "" {
@@ -347,23 +361,15 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*
 https://%s {
 	tls internal
 	alt_svc
-	edge_cache
-	reverse_proxy http://%s:8080
-}
-`, opts.clientCC, quic.String(), user.AddrB, back.AddrB)
+%s}
+`, opts.clientCC, quic.String(), user.AddrB, siteDirectives)
 	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, r.edge.abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
-		return nil, err
+		return err
 	}
-	if err := lab.WaitTCP(r.ctx, "client", user.AddrB+":443", user); err != nil {
-		return nil, err
-	}
-	if err := lab.WaitTCP(r.ctx, "edge", back.AddrB+":8080", back); err != nil {
-		return nil, err
-	}
-	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB, lastMile: user}, nil
+	return lab.WaitTCP(r.ctx, "client", user.AddrB+":443", user)
 }
 
 // pageLoadSeries is one variant's page loads.
