@@ -295,23 +295,7 @@ type edgeOptions struct {
 // viaEdge: client --[last mile]-- edge --[backbone]-- origin, with the
 // real lastmile edge caching in between.
 func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*site, error) {
-	if err := r.edge.prepare(); err != nil {
-		return nil, err
-	}
-	lab, err := r.newLab()
-	if err != nil {
-		return nil, err
-	}
-	for _, ns := range []string{"client", "edge", "origin"} {
-		if err := lab.AddNS(ns); err != nil {
-			return nil, err
-		}
-	}
-	user, err := lab.Connect("client", "edge", lastMile.Impairment())
-	if err != nil {
-		return nil, err
-	}
-	back, err := lab.Connect("edge", "origin", backbone.Impairment())
+	lab, user, back, err := r.edgeLab(lastMile, backbone)
 	if err != nil {
 		return nil, err
 	}
@@ -326,6 +310,30 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*
 		return nil, err
 	}
 	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB, lastMile: user}, nil
+}
+
+// edgeLab is a new lab with namespaces client, edge and origin, and the
+// links user (client --[last mile]-- edge) and back (edge --[backbone]--
+// origin), the edge binary ready to start in it.
+func (r *runner) edgeLab(lastMile, backbone netlab.Profile) (lab *netlab.Lab, user, back *netlab.Link, err error) {
+	if err := r.edge.prepare(); err != nil {
+		return nil, nil, nil, err
+	}
+	if lab, err = r.newLab(); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, ns := range []string{"client", "edge", "origin"} {
+		if err := lab.AddNS(ns); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if user, err = lab.Connect("client", "edge", lastMile.Impairment()); err != nil {
+		return nil, nil, nil, err
+	}
+	if back, err = lab.Connect("edge", "origin", backbone.Impairment()); err != nil {
+		return nil, nil, nil, err
+	}
+	return lab, user, back, nil
 }
 
 // startEdge runs the edge in namespace "edge" with siteDirectives serving

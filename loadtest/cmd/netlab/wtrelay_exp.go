@@ -53,23 +53,7 @@ type relaySite struct {
 // `session proxy` relays to it across the backbone. The edge's QUIC
 // controller toward the client is quicCC.
 func (r *runner) relay(lastMile, backbone netlab.Profile, quicCC string) (*relaySite, error) {
-	if err := r.edge.prepare(); err != nil {
-		return nil, err
-	}
-	lab, err := r.newLab()
-	if err != nil {
-		return nil, err
-	}
-	for _, ns := range []string{"client", "edge", "origin"} {
-		if err := lab.AddNS(ns); err != nil {
-			return nil, err
-		}
-	}
-	user, err := lab.Connect("client", "edge", lastMile.Impairment())
-	if err != nil {
-		return nil, err
-	}
-	back, err := lab.Connect("edge", "origin", backbone.Impairment())
+	lab, user, back, err := r.edgeLab(lastMile, backbone)
 	if err != nil {
 		return nil, err
 	}
