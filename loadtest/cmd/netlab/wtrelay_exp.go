@@ -70,6 +70,7 @@ func (r *runner) relay(lastMile, backbone netlab.Profile, quicCC string) (*relay
 	}
 	proxy := fmt.Sprintf("\twebtransport /* {\n\t\tsession proxy https://%s:%s {\n\t\t\ttls_trusted_ca_certs %s\n\t\t\ttls_server_name localhost\n\t\t}\n\t}\n",
 		back.AddrB, wtOriginPort, cert.CertFile)
+	// clientCC: the client_tcp wrapper needs one; nothing here is TCP.
 	if err := r.startEdge(lab, user, edgeOptions{clientCC: "cubic", quicCC: quicCC}, proxy); err != nil {
 		return nil, err
 	}
