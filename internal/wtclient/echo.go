@@ -1,6 +1,7 @@
 // Package wtclient holds the WebTransport client steps tests and load
 // tools take: the connection to a server, and one round of a stream, a
-// unidirectional stream or a datagram against an echoing one.
+// unidirectional stream or a datagram against an echoing one, and the
+// uploads and downloads of throughput measurements.
 package wtclient
 
 import (

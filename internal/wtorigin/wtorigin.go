@@ -1,14 +1,17 @@
 // Package wtorigin is a site's own WebTransport server, as tests, the k6
 // scenarios and the benchmarks run it behind the edge's `session proxy`:
 // a webtransport-go server on a loopback UDP port whose routes the caller
-// adds, and the echo application most of them use.
+// adds, the echo application most of them use, and the discard and
+// source applications that throughput measurements use.
 package wtorigin
 
 import (
 	"crypto/tls"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
@@ -115,4 +118,53 @@ func Echo(s *webtransport.Session) {
 		}
 		s.SendDatagram(msg)
 	}
+}
+
+// Discard reads each bidirectional stream to its end and answers with
+// the number of bytes read, in decimal: the upload half of a throughput
+// measurement (wtclient.Upload).
+func Discard(s *webtransport.Session) {
+	for {
+		str, err := s.AcceptStream(s.Context())
+		if err != nil {
+			return
+		}
+		go func() {
+			n, _ := io.Copy(io.Discard, str)
+			fmt.Fprint(str, n)
+			str.Close()
+		}()
+	}
+}
+
+// Source answers each bidirectional stream that asks for n bytes (n in
+// decimal, then the stream's end) with n bytes: the download half of a
+// throughput measurement (wtclient.Download). A malformed request has its
+// stream reset.
+func Source(s *webtransport.Session) {
+	for {
+		str, err := s.AcceptStream(s.Context())
+		if err != nil {
+			return
+		}
+		go serveSource(str)
+	}
+}
+
+func serveSource(str *webtransport.Stream) {
+	req, err := io.ReadAll(io.LimitReader(str, 20))
+	n, perr := strconv.ParseInt(string(req), 10, 64)
+	if err != nil || perr != nil || n < 0 {
+		str.CancelWrite(0x40)
+		return
+	}
+	chunk := make([]byte, 64<<10)
+	for n > 0 {
+		w, err := str.Write(chunk[:min(n, int64(len(chunk)))])
+		if err != nil {
+			return
+		}
+		n -= int64(w)
+	}
+	str.Close()
 }

@@ -7,7 +7,6 @@ import (
 	"crypto/tls"
 	"io"
 	"slices"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcert"
+	"github.com/lastmile-edge/lastmile/internal/wtclient"
 )
 
 // benchTarget opens sessions straight to the upstream or through the edge.
@@ -117,50 +117,26 @@ func BenchmarkStreamThroughput(b *testing.B) {
 const throughputStreamSize = 8 << 20
 
 // sendStreams sends throughputStreamSize bytes on a new stream per
-// operation to s's /discard upstream, and checks the count it answers.
+// operation to s's /discard upstream, which counts them.
 func sendStreams(b *testing.B, s *webtransport.Session) {
-	chunk := make([]byte, 64<<10)
-	perStream(b, s, func(str *webtransport.Stream) {
-		for sent := 0; sent < throughputStreamSize; sent += len(chunk) {
-			if _, err := str.Write(chunk); err != nil {
-				b.Fatal(err)
-			}
-		}
-		str.Close()
-		reply, err := io.ReadAll(str)
-		if err != nil || string(reply) != strconv.Itoa(throughputStreamSize) {
-			b.Fatalf("upstream read %q bytes (%v)", reply, err)
-		}
-	})
+	perStream(b, func() error { return wtclient.Upload(context.Background(), s, throughputStreamSize) })
 }
 
 // receiveStreams asks s's /source upstream for throughputStreamSize
 // bytes on a new stream per operation, and reads them all.
 func receiveStreams(b *testing.B, s *webtransport.Session) {
-	buf := make([]byte, 64<<10)
-	perStream(b, s, func(str *webtransport.Stream) {
-		if _, err := io.WriteString(str, strconv.Itoa(throughputStreamSize)); err != nil {
-			b.Fatal(err)
-		}
-		str.Close()
-		n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{str}, buf)
-		if err != nil || n != throughputStreamSize {
-			b.Fatalf("read %d bytes of %d from the upstream (%v)", n, throughputStreamSize, err)
-		}
-	})
+	perStream(b, func() error { return wtclient.Download(context.Background(), s, throughputStreamSize) })
 }
 
-// perStream runs transfer, throughputStreamSize bytes, on a new stream of
-// s per operation.
-func perStream(b *testing.B, s *webtransport.Session, transfer func(*webtransport.Stream)) {
+// perStream runs transfer, throughputStreamSize bytes on a new stream,
+// once per operation.
+func perStream(b *testing.B, transfer func() error) {
 	b.SetBytes(throughputStreamSize)
 	b.ResetTimer()
 	for range b.N {
-		str, err := s.OpenStreamSync(context.Background())
-		if err != nil {
+		if err := transfer(); err != nil {
 			b.Fatal(err)
 		}
-		transfer(str)
 	}
 	b.StopTimer()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"testing"
 	"time"
 
@@ -58,28 +57,8 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit
 		wtorigin.Echo(s)
 		u.closed <- closeError(s)
 	})
-	srv.HandleSessions("/discard", func(s *webtransport.Session, _ *http.Request) {
-		for {
-			str, err := s.AcceptStream(s.Context())
-			if err != nil {
-				return
-			}
-			go func() {
-				n, _ := io.Copy(io.Discard, str)
-				fmt.Fprint(str, n)
-				str.Close()
-			}()
-		}
-	})
-	srv.HandleSessions("/source", func(s *webtransport.Session, _ *http.Request) {
-		for {
-			str, err := s.AcceptStream(s.Context())
-			if err != nil {
-				return
-			}
-			go serveSource(str)
-		}
-	})
+	srv.HandleSessions("/discard", func(s *webtransport.Session, _ *http.Request) { wtorigin.Discard(s) })
+	srv.HandleSessions("/source", func(s *webtransport.Session, _ *http.Request) { wtorigin.Source(s) })
 	srv.Mux.HandleFunc("/refuse", func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusForbidden)
 	})
@@ -140,26 +119,6 @@ func startUpstream(t testing.TB, cert testcert.Cert, quicConf *quic.Config, edit
 	u.stop = srv.Close
 	t.Cleanup(u.stop)
 	return u
-}
-
-// serveSource answers a stream that asks for n bytes (n in decimal, then
-// the stream's end) with n bytes.
-func serveSource(str *webtransport.Stream) {
-	req, err := io.ReadAll(io.LimitReader(str, 20))
-	n, perr := strconv.ParseInt(string(req), 10, 64)
-	if err != nil || perr != nil || n < 0 {
-		str.CancelWrite(0x40)
-		return
-	}
-	chunk := make([]byte, 64<<10)
-	for n > 0 {
-		w, err := str.Write(chunk[:min(n, int64(len(chunk)))])
-		if err != nil {
-			return
-		}
-		n -= int64(w)
-	}
-	str.Close()
 }
 
 // edge is lastmile in-process with one webtransport route relaying to an

@@ -295,32 +295,54 @@ type edgeOptions struct {
 // viaEdge: client --[last mile]-- edge --[backbone]-- origin, with the
 // real lastmile edge caching in between.
 func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*site, error) {
-	if err := r.edge.prepare(); err != nil {
-		return nil, err
-	}
-	lab, err := r.newLab()
-	if err != nil {
-		return nil, err
-	}
-	for _, ns := range []string{"client", "edge", "origin"} {
-		if err := lab.AddNS(ns); err != nil {
-			return nil, err
-		}
-	}
-	user, err := lab.Connect("client", "edge", lastMile.Impairment())
-	if err != nil {
-		return nil, err
-	}
-	back, err := lab.Connect("edge", "origin", backbone.Impairment())
+	lab, user, back, err := r.edgeLab(lastMile, backbone)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := lab.Start("origin", nil, self(), "origin", "-http", back.AddrB+":8080", "-https", back.AddrB+":443"); err != nil {
 		return nil, err
 	}
+	cache := fmt.Sprintf("\tedge_cache\n\treverse_proxy http://%s:8080\n", back.AddrB)
+	if err := r.startEdge(lab, user, opts, cache); err != nil {
+		return nil, err
+	}
+	if err := lab.WaitTCP(r.ctx, "edge", back.AddrB+":8080", back); err != nil {
+		return nil, err
+	}
+	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB, lastMile: user}, nil
+}
+
+// edgeLab is a new lab with namespaces client, edge and origin, and the
+// links user (client --[last mile]-- edge) and back (edge --[backbone]--
+// origin), the edge binary ready to start in it.
+func (r *runner) edgeLab(lastMile, backbone netlab.Profile) (lab *netlab.Lab, user, back *netlab.Link, err error) {
+	if err := r.edge.prepare(); err != nil {
+		return nil, nil, nil, err
+	}
+	if lab, err = r.newLab(); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, ns := range []string{"client", "edge", "origin"} {
+		if err := lab.AddNS(ns); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if user, err = lab.Connect("client", "edge", lastMile.Impairment()); err != nil {
+		return nil, nil, nil, err
+	}
+	if back, err = lab.Connect("edge", "origin", backbone.Impairment()); err != nil {
+		return nil, nil, nil, err
+	}
+	return lab, user, back, nil
+}
+
+// startEdge runs the edge in namespace "edge" with siteDirectives serving
+// https://<user.AddrB> (a certificate of its own CA), and waits until the
+// client namespace reaches it across user.
+func (r *runner) startEdge(lab *netlab.Lab, user *netlab.Link, opts edgeOptions, siteDirectives string) error {
 	dir, err := os.MkdirTemp("", "netlab-edge")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var quic strings.Builder
 	if opts.quicCC != "" {
@@ -347,23 +369,15 @@ func (r *runner) viaEdge(lastMile, backbone netlab.Profile, opts edgeOptions) (*
 https://%s {
 	tls internal
 	alt_svc
-	edge_cache
-	reverse_proxy http://%s:8080
-}
-`, opts.clientCC, quic.String(), user.AddrB, back.AddrB)
+%s}
+`, opts.clientCC, quic.String(), user.AddrB, siteDirectives)
 	if err := os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(cfg), 0o644); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := lab.Start("edge", []string{"XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir}, r.edge.abs, "run", "--config", filepath.Join(dir, "Caddyfile")); err != nil {
-		return nil, err
+		return err
 	}
-	if err := lab.WaitTCP(r.ctx, "client", user.AddrB+":443", user); err != nil {
-		return nil, err
-	}
-	if err := lab.WaitTCP(r.ctx, "edge", back.AddrB+":8080", back); err != nil {
-		return nil, err
-	}
-	return &site{lab: lab, url: "https://" + user.AddrB, clientAddr: user.AddrA, edgeAddr: user.AddrB, lastMile: user}, nil
+	return lab.WaitTCP(r.ctx, "client", user.AddrB+":443", user)
 }
 
 // pageLoadSeries is one variant's page loads.

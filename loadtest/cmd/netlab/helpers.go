@@ -46,6 +46,8 @@ var helpers = map[string]func(args []string) error{
 	"origin":      origin,
 	"pageload":    pageLoadCmd,
 	"fetch":       fetchCmd,
+	"wt-origin":   wtOrigin,
+	"wt-transfer": wtTransfer,
 }
 
 func echoServer(args []string) error {

@@ -10,6 +10,7 @@
 //	go run ./loadtest/cmd/netlab quic-mobile   # experiment 2: HTTP/3 vs HTTP/2 on lossy mobile
 //	go run ./loadtest/cmd/netlab cc            # experiment 3: CUBIC vs BBR on a long fat lossy link
 //	go run ./loadtest/cmd/netlab origin-link   # origin_link vs Caddy's default transport on that link
+//	go run ./loadtest/cmd/netlab wt-relay      # WebTransport through the edge's session proxy vs direct
 //	go run ./loadtest/cmd/netlab smoke         # the short version CI runs
 //
 // It needs root and iproute2; without them it says so and exits (smoke
@@ -49,7 +50,7 @@ func main() {
 	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set)")
 	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog; quic-mobile keeps its edges' in <profile>-<cc>/)")
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|quic-transfer|cc|origin-link|smoke [flags]")
+		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|quic-transfer|cc|origin-link|wt-relay|smoke [flags]")
 		os.Exit(2)
 	}
 	cmd := os.Args[1]
@@ -86,6 +87,7 @@ func main() {
 	exps := map[string]func() error{
 		"selftest": r.selftest, "split-loop": r.splitLoop, "quic-mobile": r.quicMobile, "cc": r.congestionControl, "smoke": r.smoke,
 		"origin-link": r.originLink, "quic-transfer": r.quicTransfer,
+		"wt-relay": r.wtRelay,
 	}
 	run, ok := exps[cmd]
 	if !ok {
