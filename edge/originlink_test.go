@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/modules/originlink"
 )
 
@@ -24,8 +26,13 @@ func TestDemoUsesWarmOriginLinks(t *testing.T) {
 		}
 		return v
 	}
-	v := views()
-	if len(v) != 1 || v[0].Origin != e.Origin.Addr || len(v[0].Links) != 4 || v[0].Protocol != "h2c" {
+	// The pool dials after Caddy's started event: wait for its links.
+	var v []originlink.OriginView
+	testcaddy.Eventually(t, 10*time.Second, "the warm pool's 4 links before any request", func() bool {
+		v = views()
+		return len(v) == 1 && len(v[0].Links) == 4
+	})
+	if v[0].Origin != e.Origin.Addr || v[0].Protocol != "h2c" {
 		t.Fatalf("before any request: %+v", v)
 	}
 	dials := v[0].Dials
