@@ -40,7 +40,8 @@ type channel struct {
 
 	mu      sync.Mutex
 	subs    map[*subscriber]struct{}
-	kept    []*event // the last Replay events, oldest first
+	kept    []*event    // the last Replay events, oldest first
+	wakes   writerWakes // publish's scratch: the writers one event woke
 	seen    map[string]struct{}
 	seenIDs []string // seen's ids, oldest first
 	lastID  string   // the upstream stream's last event id
@@ -300,7 +301,7 @@ func (c *channel) publish(ev sseEvent, lastID string, received time.Time) {
 		}
 		c.kept = append(c.kept, e)
 	}
-	var wakes writerWakes
+	wakes := c.wakes[:0]
 	for sub := range c.subs {
 		if !sub.offer(e, &wakes) {
 			delete(c.subs, sub)
@@ -309,6 +310,8 @@ func (c *channel) publish(ev sseEvent, lastID string, received time.Time) {
 		}
 	}
 	wakes.signal()
+	clear(wakes) // no writer kept alive by the scratch
+	c.wakes = wakes[:0]
 	c.lingerIfIdle()
 }
 

@@ -42,10 +42,9 @@ type connWriter struct {
 	wake  chan struct{}
 	stop  chan struct{}
 
-	mu        sync.Mutex
-	ready     []*connSub // subscriptions with queued events, in order
-	scheduled bool       // wake is signalled or due
-	spare     []*connSub // the last round's slice, reused
+	mu    sync.Mutex
+	ready []*connSub // subscriptions with queued events, in order; the writer is woken for the first
+	spare []*connSub // the last round's slice, reused
 }
 
 // acquireConnWriter returns the writer of the connection key, started
@@ -79,9 +78,7 @@ func (w *connWriter) add(cs *connSub) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.ready = append(w.ready, cs)
-	wake := !w.scheduled
-	w.scheduled = true
-	return wake
+	return len(w.ready) == 1
 }
 
 func (w *connWriter) signal() {
@@ -101,7 +98,7 @@ func (w *connWriter) run() {
 		}
 		w.mu.Lock()
 		round := w.ready
-		w.ready, w.scheduled = w.spare, false
+		w.ready = w.spare
 		w.mu.Unlock()
 		written := 0
 		for i, cs := range round {

@@ -11,10 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -189,11 +187,7 @@ func wtOrigin(args []string) error {
 	srv.HandleSessions("/discard", func(s *webtransport.Session, _ *http.Request) { wtorigin.Discard(s) })
 	srv.HandleSessions("/source", func(s *webtransport.Session, _ *http.Request) { wtorigin.Source(s) })
 	srv.Serve()
-	defer srv.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	<-ctx.Done()
-	return nil
+	select {} // until the lab kills it, as its other servers
 }
 
 // wtTransfer opens a WebTransport session to -url on a new connection
