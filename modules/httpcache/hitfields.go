@@ -75,12 +75,19 @@ func (h *Handler) writeFreshHit(hdr http.Header, e *entry, cs *cacheStatus, age 
 	compact := h.HitFields == hitFieldsCompact
 	hf := e.freshHitFields(cs.name, compact, age, cs.ttl)
 	hdr["Age"] = hf.ageValue
-	hdr["Cache-Status"] = hf.status
+	if cur := hdr["Cache-Status"]; len(cur) != len(e.header["Cache-Status"]) {
+		// Not the stored field: stripped (no-cache="Cache-Status") or
+		// set before the cache. This cache's member goes after what the
+		// response has, as cacheStatus.write puts it.
+		hdr["Cache-Status"] = append(cur[:len(cur):len(cur)], hf.status[len(hf.status)-1])
+	} else {
+		hdr["Cache-Status"] = hf.status
+	}
 	if compact {
 		return
 	}
 	// In tenths of a millisecond, rounded down.
-	if tenths := time.Since(cs.start).Microseconds() / 100; tenths < hitTimingMax && len(e.header["Server-Timing"]) == 0 {
+	if tenths := time.Since(cs.start).Microseconds() / 100; tenths < hitTimingMax && len(hdr["Server-Timing"]) == 0 {
 		hdr["Server-Timing"] = hitTiming[tenths]
 		return
 	}

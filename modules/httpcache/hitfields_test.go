@@ -35,6 +35,24 @@ func TestFreshHitFieldsFull(t *testing.T) {
 	}
 }
 
+// Fields the origin named in no-cache="..." leave the stored response on
+// every hit; a fresh hit's own Cache-Status and Server-Timing then stand
+// alone instead of bringing the stripped members back.
+func TestFreshHitFieldsAfterStrippedFields(t *testing.T) {
+	o := newOrigin(t)
+	o.respond("/strip", http.StatusOK, "Cache-Control", `max-age=600, no-cache="Cache-Status, Server-Timing"`,
+		"Cache-Status", "shield; fwd=miss; stored", "Server-Timing", "origin;dur=3")
+	e := startCache(t, o, "status_name edge-1")
+	e.get(t, "/strip")
+	r := e.get(t, "/strip")
+	if cs := r.header.Values("Cache-Status"); len(cs) != 1 || !strings.HasPrefix(cs[0], "edge-1; hit; ttl=") {
+		t.Fatalf("Cache-Status %q: want edge-1's hit alone", cs)
+	}
+	if st := r.header.Values("Server-Timing"); len(st) != 1 || !strings.HasPrefix(st[0], "cache;desc=hit") {
+		t.Fatalf("Server-Timing %q: want the hit's alone", st)
+	}
+}
+
 // hit_fields compact answers every hit with the same Cache-Status and no
 // Server-Timing; stale responses keep their detail.
 func TestFreshHitFieldsCompact(t *testing.T) {
