@@ -95,15 +95,14 @@ func (fl *flight) sharedWith(r *http.Request) bool {
 	return len(fl.varyNames) == 0 || variantKey("", fl.varyNames, r) == fl.variant
 }
 
-// shareStored ends a flight with a stored entry instead of a fetch:
-// waiters share it as they would the fetched response.
-func (fl *flight) shareStored(e *entry, req *http.Request) {
+// shareEntry gives the flight's waiters e, whole: a revalidated entry, or
+// one another fetch stored. The caller closes done.
+func (fl *flight) shareEntry(e *entry, req *http.Request) {
 	fl.setVariant(e.header, req)
 	fl.entry = e
 	fl.ready(outcomeShare, e.status, e.header, nil)
 	fl.body.write(e.body)
 	fl.body.finish(nil)
-	close(fl.done)
 }
 
 func (fl *flight) ready(outcome flightOutcome, status int, header http.Header, err error) {

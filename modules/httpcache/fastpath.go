@@ -254,7 +254,7 @@ func (s *fastSite) walkRoutes(routes caddyhttp.RouteList) (reached bool, why str
 		case why != "":
 			return false, why
 		case len(matched.adders) > 0:
-			return false, "a handler under a matcher adds fields before edge_cache: " + caddyModuleName(matched.adders[0].(caddyhttp.MiddlewareHandler))
+			return false, "a handler under a matcher adds fields before edge_cache: " + caddyModuleName(matched.adders[0])
 		}
 		s.passes = append(s.passes, matched.passes...)
 		s.names = append(s.names, matched.names...)
@@ -277,7 +277,7 @@ func pathOrMethodMatchers(sets caddyhttp.MatcherSets) bool {
 	return true
 }
 
-// passes reports whether every handler before the cache passes r through.
+// passesThrough reports whether every handler before the cache passes r through.
 func (s *fastSite) passesThrough(r *http.Request) bool {
 	for _, p := range s.passes {
 		if !p.PassesThrough(r) {

@@ -204,12 +204,9 @@ func (fw *fetchWriter) run(next caddyhttp.Handler) error {
 			fl.body.finish(nil)
 			return nil
 		}
-		fl.setVariant(e.header, fw.req)
-		fl.entry, fl.storable = e, true
+		fl.storable = true
 		fw.status.stored, fw.status.fwdStatus = true, http.StatusNotModified
-		fl.ready(outcomeShare, e.status, e.header, nil)
-		fl.body.write(e.body)
-		fl.body.finish(nil)
+		fl.shareEntry(e, fw.req)
 		fw.h.storeEntry(e, fw.req, next)
 		return nil
 	}

@@ -122,7 +122,8 @@ func (h *Handler) miss(w http.ResponseWriter, r *http.Request, next caddyhttp.Ha
 		// fetched a second time. Read it again now that later misses wait
 		// on this flight.
 		if d := h.decide(r); d.verdict == verdictFresh && d.key == key {
-			fl.shareStored(d.e, r)
+			fl.shareEntry(d.e, r)
+			close(fl.done)
 			h.flights.remove(fl)
 			h.serveFresh(w, r, d, cs)
 			return nil
