@@ -12,12 +12,14 @@ bin=$PWD/loadtest/bin
 mkdir -p "$bin"
 go build -o "$bin/lastmile" ./edge
 go build -o "$bin/peer-origin" ./loadtest/peers/origin
-tmp=$(mktemp -d)
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT INT TERM
+. .ci/servers.sh
+scratch
+read -r h1port h2port originport < <(free_ports 3)
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \
 	-addext subjectAltName=DNS:localhost -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
-taskset -c 0 "$bin/peer-origin" -addr 127.0.0.1:19180 & pids+=($!)
+taskset -c 0 "$bin/peer-origin" -addr "127.0.0.1:$originport" &
+origin_pid=$!
+trap 'kill "$origin_pid" 2>/dev/null; scratch_cleanup' EXIT INT TERM
 cat >"$tmp/edge.Caddyfile" <<CADDY
 {
 	admin off
@@ -27,14 +29,14 @@ cat >"$tmp/edge.Caddyfile" <<CADDY
 	}
 	quic
 }
-http://localhost:18111 {
+http://localhost:$h1port {
 	edge_cache
-	reverse_proxy 127.0.0.1:19180
+	reverse_proxy 127.0.0.1:$originport
 }
-https://localhost:18211 {
+https://localhost:$h2port {
 	tls $tmp/cert.pem $tmp/key.pem
 	edge_cache
-	reverse_proxy 127.0.0.1:19180
+	reverse_proxy 127.0.0.1:$originport
 }
 CADDY
 cat >"$tmp/keys.lua" <<'LUA'
@@ -44,15 +46,16 @@ request = function()
   return wrk.format("GET", "/k/" .. i)
 end
 LUA
-for i in $(seq 1000); do echo "https://localhost:18211/k/$i"; done >"$tmp/uris.txt"
+for i in $(seq 1000); do echo "https://localhost:$h2port/k/$i"; done >"$tmp/uris.txt"
 for spec in "$@"; do
 	env $spec XDG_DATA_HOME="$tmp/xdg" XDG_CONFIG_HOME="$tmp/xdg" taskset -c 0 "$bin/lastmile" run --config "$tmp/edge.Caddyfile" >"$tmp/edge.log" 2>&1 &
-	edge=$!
-	for _ in $(seq 100); do curl -sf http://localhost:18111/k/1 -o /dev/null && break; sleep 0.1; done
-	curl -s $(for i in $(seq 1000); do echo "-o /dev/null http://localhost:18111/k/$i"; done)
-	h1=$(taskset -c 1 wrk -t1 -c32 -d"${DUR}s" -s "$tmp/keys.lua" http://localhost:18111 | awk '/^Requests\/sec/ {print $2}')
+	edge_pid=$!
+	wait_serving "http://localhost:$h1port/k/1" "$edge_pid" || { cat "$tmp/edge.log" >&2; exit 1; }
+	curl -s $(for i in $(seq 1000); do echo "-o /dev/null http://localhost:$h1port/k/$i"; done)
+	h1=$(taskset -c 1 wrk -t1 -c32 -d"${DUR}s" -s "$tmp/keys.lua" "http://localhost:$h1port" | awk '/^Requests\/sec/ {print $2}')
 	h2=$(taskset -c 1 h2load -c1 -m32 -D "$DUR" --warm-up-time=1 -i "$tmp/uris.txt" 2>&1 | sed -n 's/.*finished in .*, \([0-9.]*\) req\/s.*/\1/p')
-	echo "$spec: h1 $h1 req/s, h2 $h2 req/s, peak RSS $(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$edge/status") MiB"
-	kill "$edge"
-	wait "$edge" 2>/dev/null || true
+	echo "$spec: h1 $h1 req/s, h2 $h2 req/s, peak RSS $(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$edge_pid/status") MiB"
+	kill "$edge_pid"
+	wait "$edge_pid" 2>/dev/null || true
+	edge_pid=
 done
