@@ -15,8 +15,9 @@
 # their admin endpoints' /debug/pprof) over each HTTP/1.1, HTTP/2 and HTTP/3
 # run of the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
 # Prints a markdown table (req/s, p99 where the client reports it, peak
-# RSS, ratios to nginx) and, with WRITE=1, writes it into
-# docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
+# RSS of the server run from a copy of its executable, ratios to nginx)
+# and, with WRITE=1, writes it into docs/BENCHMARKS.md between the
+# peer-bench markers. Needs root: installs
 # wrk, h2load (nghttp2-client) and varnish with apt, and nginx 1.26 from
 # Debian trixie (built with http_v3) unpacked under loadtest/bin, with an
 # apt configuration of its own, leaving the system's sources alone. Caddy
@@ -154,7 +155,16 @@ http {
 	}
 }
 NGINX
-declare -A cmd=([lastmile]="$bin/lastmile" [lastmile-base]="$bin/lastmile-base" [caddy-respond]="$bin/lastmile" [cache-handler]="$tmp/caddy-cache-handler")
+# The Go servers run from copies, as installed (deploy/Containerfile's COPY,
+# the unit's /usr/local/bin), not from the linker's output: the linker
+# writes through a shared mapping, which leaves the file in the page cache
+# as 2 MiB folios, and the kernel maps a whole folio into a process at its
+# first touch. From the linker's file the edge's RSS at rest counts 74 MiB
+# of its executable, from a copy 45 (docs/BENCHMARKS.md, "Peak RSS").
+mkdir "$tmp/run"
+cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$tmp/run/"
+[ -n "$BASE" ] && cp "$bin/lastmile-base" "$tmp/run/"
+declare -A cmd=([lastmile]="$tmp/run/lastmile" [lastmile-base]="$tmp/run/lastmile-base" [caddy-respond]="$tmp/run/lastmile" [cache-handler]="$tmp/run/caddy-cache-handler")
 for s in "${servers[@]}"; do
 	name=${s%% *}
 	case $name in
