@@ -228,3 +228,77 @@ func TestObserve(t *testing.T) {
 		t.Error("saved a connection that ended in ProbeRTT")
 	}
 }
+
+// coldPage simulates a new connection on p: a handshake-sized exchange,
+// then a page of pageBytes; it returns the page's time and the controller.
+func coldPage(t *testing.T, p path, seed uint64, pageBytes int64, opts ...Option) (time.Duration, *sim, *BBR) {
+	t.Helper()
+	n := newNetwork(p, seed)
+	s := n.addFlow(nil)
+	b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return n.now }},
+		append([]Option{WithSeed(seed)}, opts...)...)
+	s.cc = b
+	s.send(3 * simMSS) // the handshake and the HTML
+	if !s.runUntil(func() bool { return s.stats.delivered >= 3*simMSS }, time.Minute) {
+		t.Fatal("the handshake did not finish")
+	}
+	s.run(p.minRTT()) // the subresource requests come a round trip later
+	start, target := s.elapsed(), s.stats.delivered+pageBytes
+	s.send(pageBytes)
+	if !s.runUntil(func() bool { return s.stats.delivered >= target }, time.Minute) {
+		t.Fatal("the page did not finish in a minute")
+	}
+	return s.elapsed() - start, s, b
+}
+
+// Cold page loads like the lab's (190 KB after a handshake), each new
+// connection resuming from the one before it: on lte-india the jump saves
+// a round trip of Startup at the median; on mobile-ru, whose BDP (27 KB)
+// is below the initial window, nothing is jumped and the queue overflows
+// no more than without resuming.
+func TestColdPagesResumeFromThePreviousConnection(t *testing.T) {
+	const page, loads = 190_000, 15
+	for _, tc := range []struct {
+		name      string
+		p         path
+		wantFewer bool // resumed pages take less time at the median
+	}{
+		{"lte-india", path{rate: mbit(5), delay: 175 * time.Millisecond, loss: 0.035}, true},
+		{"mobile-ru", path{rate: mbit(1.1), delay: 100 * time.Millisecond, loss: 0.006}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var fresh, resumed []time.Duration
+			var freshDrops, resumedDrops int64
+			outcomes := map[ResumeOutcome]int{}
+			var saved *Resume
+			for i := range loads {
+				seed := uint64(100 + i)
+				d, s, _ := coldPage(t, tc.p, seed, page)
+				fresh, freshDrops = append(fresh, d), freshDrops+s.stats.overflowDrops
+				var opts []Option
+				if saved != nil {
+					r := *saved
+					r.Report = func(o ResumeOutcome) { outcomes[o]++ }
+					opts = append(opts, WithResume(r))
+				}
+				d, s, b := coldPage(t, tc.p, seed, page, opts...)
+				resumed, resumedDrops = append(resumed, d), resumedDrops+s.stats.overflowDrops
+				if cwnd, rtt, ok := Observe(b.Info(), b.rate.delivered); ok {
+					saved = &Resume{Cwnd: cwnd, RTT: rtt}
+				}
+			}
+			t.Logf("%s: fresh median %v, resumed median %v (%v); outcomes %v; queue drops %d fresh, %d resumed; last saved window %d",
+				tc.name, median(fresh).Round(time.Millisecond), median(resumed).Round(time.Millisecond), roundAll(resumed),
+				outcomes, freshDrops, resumedDrops, saved.Cwnd)
+			if tc.wantFewer && median(resumed) > median(fresh)-tc.p.minRTT()/2 {
+				t.Errorf("resumed median %v, want at least half a round trip under the fresh %v", median(resumed), median(fresh))
+			}
+			if !tc.wantFewer && median(resumed) > median(fresh)+tc.p.minRTT()/4 {
+				t.Errorf("resumed median %v, want no slower than the fresh %v", median(resumed), median(fresh))
+			}
+			if resumedDrops > freshDrops {
+				t.Errorf("resumed connections lost %d packets to the full queue, fresh ones %d", resumedDrops, freshDrops)
+			}
+		})
+	}
+}
