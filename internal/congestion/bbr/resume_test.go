@@ -1,6 +1,7 @@
 package bbr
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -71,9 +72,20 @@ func (c *resumeConn) handshake(rtt time.Duration) {
 	c.ack(rtt, c.send(3), nil)
 }
 
+// sendPageWithoutJump sends more than the window allows and fails unless
+// the window stayed Startup's own.
+func (c *resumeConn) sendPageWithoutJump() {
+	c.t.Helper()
+	before := c.b.Info().CongestionWindow
+	c.send(1000)
+	if got := c.b.Info().CongestionWindow; got != before {
+		c.t.Fatalf("cwnd %d, want Startup's %d", got, before)
+	}
+}
+
 func (c *resumeConn) wantOutcomes(want ...ResumeOutcome) {
 	c.t.Helper()
-	if len(c.outcomes) != len(want) || (len(want) > 0 && c.outcomes[0] != want[0]) {
+	if !slices.Equal(c.outcomes, want) {
 		c.t.Fatalf("outcomes %v, want %v", c.outcomes, want)
 	}
 }
@@ -122,11 +134,7 @@ func TestResumeIgnoredWhenRTTDiffers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newResumeConn(t, Resume{Cwnd: lteIndiaResume.Cwnd, RTT: tc.saved})
 			c.handshake(resumeRTT)
-			before := c.b.Info().CongestionWindow
-			c.send(1000)
-			if got := c.b.Info().CongestionWindow; got != before {
-				t.Fatalf("cwnd %d, want Startup's %d", got, before)
-			}
+			c.sendPageWithoutJump()
 			c.wantOutcomes(ResumeRTTChanged)
 		})
 	}
@@ -170,30 +178,19 @@ func TestResumeNotUsed(t *testing.T) {
 		c := newResumeConn(t, lteIndiaResume)
 		nums := c.send(3)
 		c.ack(resumeRTT, nums[:2], nums[2:])
-		before := c.b.Info().CongestionWindow
-		c.send(1000)
-		if got := c.b.Info().CongestionWindow; got != before {
-			t.Fatalf("cwnd %d, want Startup's %d", got, before)
-		}
+		c.sendPageWithoutJump()
 		c.wantOutcomes(ResumeNotUsed)
 	})
 	t.Run("jump below the window", func(t *testing.T) {
 		// mobile-ru: 1.1 Mbit/s at 200 ms, a BDP of 27 KB.
 		c := newResumeConn(t, Resume{Cwnd: 2 * 27_000, RTT: 200 * time.Millisecond})
 		c.handshake(200 * time.Millisecond)
-		before := c.b.Info().CongestionWindow
-		c.send(1000)
-		if got := c.b.Info().CongestionWindow; got != before {
-			t.Fatalf("cwnd %d, want Startup's %d", got, before)
-		}
+		c.sendPageWithoutJump()
 		c.wantOutcomes(ResumeNotUsed)
 	})
 	t.Run("no RTT sample yet", func(t *testing.T) {
 		c := newResumeConn(t, lteIndiaResume)
-		c.send(1000)
-		if got := c.b.Info().CongestionWindow; got != c.b.initialCwnd {
-			t.Fatalf("cwnd %d before any RTT sample, want the initial %d", got, c.b.initialCwnd)
-		}
+		c.sendPageWithoutJump()
 		c.wantOutcomes()
 	})
 }
