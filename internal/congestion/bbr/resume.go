@@ -110,11 +110,17 @@ func (b *BBR) normalCwnd() int64 {
 
 // resumeOnSent runs after each packet sent: the jump happens when the
 // sender has more to send than the window allows (the draft's
-// cwnd-limited condition) in Reconnaissance.
+// cwnd-limited condition) in Reconnaissance, if the connection's RTT (its
+// minimum so far, from its first sample on) is within the draft's bounds
+// of the saved one: above half of it and below ten times it.
 func (b *BBR) resumeOnSent(number, bytesInFlight int64) {
 	r := b.resume
 	if r == nil || r.phase != resumeReconnaissance || b.connMinRTT == 0 ||
 		bytesInFlight+b.smss <= b.cwnd {
+		return
+	}
+	if b.connMinRTT <= r.saved.RTT/2 || b.connMinRTT >= 10*r.saved.RTT {
+		r.finish(ResumeRTTChanged) // not the path the values describe
 		return
 	}
 	r.jumpCwnd = min(r.saved.Cwnd/2, maxResumeJump)
@@ -146,11 +152,8 @@ func (b *BBR) resumeOnAck(ev congestion.AckEvent) {
 		return
 	}
 	if r.phase == resumeReconnaissance {
-		switch {
-		case len(ev.Lost) > 0:
+		if len(ev.Lost) > 0 {
 			r.finish(ResumeNotUsed) // congestion before the jump: Normal
-		case b.connMinRTT > 0 && (b.connMinRTT <= r.saved.RTT/2 || b.connMinRTT >= 10*r.saved.RTT):
-			r.finish(ResumeRTTChanged) // not the path the values describe
 		}
 		return
 	}
