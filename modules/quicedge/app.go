@@ -23,6 +23,7 @@ import (
 	"github.com/quic-go/quic-go"
 	"go.uber.org/zap"
 
+	"github.com/lastmile-edge/lastmile/internal/congestion/pathmemory"
 	"github.com/lastmile-edge/lastmile/internal/qlogdir"
 )
 
@@ -86,6 +87,11 @@ type App struct {
 	// when the build has it, else reno, quic-go's default (congestion.go).
 	CongestionControl string `json:"congestion_control,omitempty"`
 
+	// CarefulResume starts a new connection from the window and RTT the
+	// client's previous connection ended with (RFC 9959; resume.go).
+	// Default true with congestion_control bbr, which it needs.
+	CarefulResume *bool `json:"careful_resume,omitempty"`
+
 	// QlogDir turns on qlog tracing: one file per connection in this
 	// directory, up to QlogMaxSize in all (qlog.go). Default: the QLOGDIR
 	// environment variable, as in quic-go; off if unset.
@@ -109,6 +115,7 @@ type App struct {
 	WebTransportSessionData int64 `json:"webtransport_session_max_data,omitempty"`
 
 	allowEarly caddyhttp.MatcherSets
+	paths      *pathmemory.Memory // nil: careful_resume off
 	qlog       *qlogdir.Dir
 	bindings   []*binding
 	logger     *zap.Logger
@@ -161,6 +168,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if a.CongestionControl == "" {
 		a.CongestionControl = defaultController()
 	}
+	a.provisionResume()
 	a.provisionSessionLimits()
 	if err := a.provisionQlog(); err != nil {
 		return err
@@ -271,7 +279,10 @@ func (a *App) Validate() error {
 	if err := a.checkSessionLimits(); err != nil {
 		return err
 	}
-	return a.checkCongestionControl()
+	if err := a.checkCongestionControl(); err != nil {
+		return err
+	}
+	return a.checkResume()
 }
 
 func (a *App) quicConfig() *quic.Config {

@@ -120,7 +120,9 @@ func (b *binding) serveConn(conn *quic.Conn) {
 	}
 	<-conn.Context().Done()
 	observeEnded(conn.ConnectionStats())
-	observeController(cc.Stats())
+	st := cc.Stats()
+	observeController(st)
+	b.app.rememberPath(conn.RemoteAddr(), st)
 }
 
 func (b *binding) watchHandshake(conn *quic.Conn) {

@@ -34,6 +34,7 @@ func init() {
 //		allow_early_data { <matchers> }
 //		grace_period <duration>
 //		congestion_control bbr|cubic|reno
+//		careful_resume on|off
 //		qlog_dir <path>
 //		qlog_max_size <size>
 //		webtransport_max_sessions_per_connection <n>
@@ -131,15 +132,18 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.ArgErr()
 			}
 			a.DisablePathMTUDiscovery = true
-		case "datagrams", "zero_rtt":
+		case "datagrams", "zero_rtt", "careful_resume":
 			on, err := onOffArg(d)
 			if err != nil {
 				return err
 			}
-			if opt == "datagrams" {
+			switch opt {
+			case "datagrams":
 				a.Datagrams = &on
-			} else {
+			case "zero_rtt":
 				a.ZeroRTT = &on
+			default:
+				a.CarefulResume = &on
 			}
 		case "allow_early_data":
 			set, err := caddyhttp.ParseCaddyfileNestedMatcherSet(d)

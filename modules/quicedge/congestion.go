@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"sync/atomic"
 
@@ -50,21 +51,26 @@ func (a *App) checkCongestionControl() error {
 	return nil
 }
 
-// newConnController returns a new connection's controller record.
-func (a *App) newConnController() *quichook.Conn {
-	return quichook.New(a.CongestionControl, controllers[a.CongestionControl], a.CongestionControl == controllerReno)
+// newConnController returns the controller record of a new connection
+// from addr.
+func (a *App) newConnController(addr net.Addr) *quichook.Conn {
+	return quichook.New(a.CongestionControl, a.controllerFor(addr), a.CongestionControl == controllerReno)
 }
 
 var connControllerKey = &contextKey{"congestion-controller"}
 
 // connContext gives each new connection the controller of the config that
 // serves it: quic-go looks it up before the connection's first packet.
-func (e *endpoint) connContext(ctx context.Context, _ *quic.ClientInfo) (context.Context, error) {
+func (e *endpoint) connContext(ctx context.Context, info *quic.ClientInfo) (context.Context, error) {
 	b := e.current.Load()
 	if b == nil {
 		return nil, errors.New("no server for this address")
 	}
-	cc := b.app.newConnController()
+	var addr net.Addr
+	if info != nil {
+		addr = info.RemoteAddr
+	}
+	cc := b.app.newConnController(addr)
 	return context.WithValue(cc.Context(ctx), connControllerKey, cc), nil
 }
 

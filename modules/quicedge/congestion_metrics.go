@@ -12,6 +12,7 @@ import (
 var ccMetrics = struct {
 	cwnd, pacingRate, deliveryRate *prometheus.HistogramVec
 	stateSeconds                   *prometheus.CounterVec
+	resume                         *prometheus.CounterVec
 }{
 	cwnd: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Namespace: "lastmile", Subsystem: "quic", Name: "congestion_window_bytes",
@@ -32,6 +33,12 @@ var ccMetrics = struct {
 		Namespace: "lastmile", Subsystem: "quic", Name: "congestion_state_seconds_total",
 		Help: "Time ended QUIC connections spent in each congestion controller state.",
 	}, []string{"controller", "state"}),
+	resume: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "lastmile", Subsystem: "quic", Name: "careful_resume_connections_total",
+		Help: "New BBR connections by what Careful Resume did: no_record (nothing saved for the client), " +
+			"rtt_changed (saved RTT did not match), not_used (loss before the jump, or no larger window), " +
+			"jumped (jump validated), retreated (loss during the jump).",
+	}, []string{"outcome"}),
 }
 
 // rateBuckets span a 2G link's 16 KB/s to a fibre's 64 MB/s.

@@ -52,7 +52,7 @@ func TestMissingHookWarnedOnce(t *testing.T) {
 	core, logs := observer.New(zap.WarnLevel)
 	a := &App{CongestionControl: controllerCubic, logger: zap.New(core)}
 	for range 3 {
-		a.warnIfHookMissing(a.newConnController()) // never consulted
+		a.warnIfHookMissing(a.newConnController(nil)) // never consulted
 	}
 	if n := logs.FilterMessageSnippet("congestion control unavailable").Len(); n != 1 {
 		t.Fatalf("%d warnings, want 1", n)

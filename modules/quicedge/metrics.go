@@ -88,5 +88,5 @@ func registerMetrics(reg prometheus.Registerer) error {
 		metrics.connsAccepted, metrics.connsOpen, metrics.handshakes,
 		metrics.zeroRTTConns, metrics.earlyRequests,
 		metrics.clientRTT, metrics.clientLoss, metrics.packetsSent, metrics.packetsLost,
-		ccMetrics.cwnd, ccMetrics.pacingRate, ccMetrics.deliveryRate, ccMetrics.stateSeconds)
+		ccMetrics.cwnd, ccMetrics.pacingRate, ccMetrics.deliveryRate, ccMetrics.stateSeconds, ccMetrics.resume)
 }

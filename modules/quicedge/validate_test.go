@@ -58,6 +58,7 @@ func TestValidateRefusesInvalidJSON(t *testing.T) {
 		{"session streams above the connection's", app(`"max_incoming_streams": 10, "webtransport_session_max_streams": 11`), "webtransport_session_max_streams 11: want 1 to max_incoming_streams (10)"},
 		{"negative session data", app(`"webtransport_session_max_data": -1`), "webtransport_session_max_data -1: want 1 to 1073741824 bytes"},
 		{"session data above 1 GiB", app(`"webtransport_session_max_data": 2147483648`), "webtransport_session_max_data 2147483648: want 1 to 1073741824 bytes"},
+		{"careful resume without BBR", app(`"congestion_control": "reno", "careful_resume": true`), `careful_resume needs congestion_control bbr, not "reno"`},
 		{"negative alt_svc max age", testcaddy.HTTPHandlerConfig(t, `{"handler": "alt_svc", "max_age": "-1h"}`), "alt_svc: max_age must not be negative"},
 	})
 }

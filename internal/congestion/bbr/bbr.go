@@ -143,6 +143,8 @@ type BBR struct {
 	probeRTTDoneStamp      congestion.Time
 	probeRTTDoneSet        bool
 	probeRTTRoundDone      bool
+
+	resume *resumer // Careful Resume (resume.go); nil: off
 }
 
 // Option configures a controller.
@@ -222,6 +224,7 @@ func (b *BBR) OnPacketSent(now congestion.Time, p congestion.Packet, bytesInFlig
 	if bytesInFlight+b.smss > b.cwnd {
 		b.cwndLimitedThisRound = true
 	}
+	b.resumeOnSent(p.Number, bytesInFlight)
 }
 
 // OnAck runs the per-ACK steps (§5.2.3), with the per-loss steps (§5.2.4)
@@ -272,6 +275,7 @@ func (b *BBR) OnAck(ev congestion.AckEvent) {
 	}
 	b.updateModelAndState(now)
 	b.updateControlParameters()
+	b.resumeOnAck(ev)
 }
 
 // updateModelAndState is UpdateModelAndState (§5.2.3).

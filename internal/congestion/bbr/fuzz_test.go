@@ -18,6 +18,7 @@ func FuzzController(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 1, 5, 2, 0, 3, 7, 1, 1, 9})
 	f.Add([]byte{0, 255, 0, 255, 0, 255, 1, 2, 2, 1, 3, 4, 5, 6, 6, 0})
 	f.Add([]byte("\x00\x10\x00\x10\x00\x10\x01\x03\x02\x02\x04\x00\x05\xff\x06\x80\x07\x01"))
+	f.Add([]byte{0, 9, 1, 20, 0, 9, 0, 9, 0, 9, 0, 9, 1, 20, 2, 3, 0, 9, 80}) // resuming
 	f.Fuzz(runOps)
 }
 
@@ -25,7 +26,11 @@ func FuzzController(f *testing.F) {
 func runOps(t *testing.T, ops []byte) {
 	now := congestion.Time(1)
 	smss := int64(1200)
-	b := newBBR(congestion.Conn{InitialMaxDatagramSize: smss, Now: func() congestion.Time { return now }}, WithSeed(1))
+	opts := []Option{WithSeed(1)}
+	if len(ops)%2 == 1 { // an odd last byte: a resuming connection, its saved window from the byte
+		opts = append(opts, WithResume(Resume{Cwnd: (int64(ops[len(ops)-1]) + 1) << 12, RTT: 20 * time.Millisecond}))
+	}
+	b := newBBR(congestion.Conn{InitialMaxDatagramSize: smss, Now: func() congestion.Time { return now }}, opts...)
 	var outstanding []congestion.Packet
 	var inflight, next int64
 	var lastSend congestion.Time

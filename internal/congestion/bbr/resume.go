@@ -1,0 +1,220 @@
+package bbr
+
+import (
+	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/congestion"
+)
+
+// Careful Resume (RFC 9959, draft-ietf-tsvwg-careful-resume-24:
+// "Convergence of Congestion Control from Retained State"). A new
+// connection to a client the edge served recently starts like any other
+// (the Reconnaissance phase) and, once its first RTT sample matches the
+// saved RTT and it has more to send than its window allows, jumps its
+// window to half the saved one, paced over a round trip (Unvalidated). A
+// round trip later the jump's first packets are acknowledged (Validating);
+// once its last are, the connection runs on BBR's own model (Normal). A
+// loss while the jump is in flight sends it to Safe Retreat: the window
+// falls back to what BBR's Startup would have had without the jump. The
+// saved values come from the connection's previous BBR (the edge's path
+// memory, internal/congestion/pathmemory); this controller only uses them.
+
+// resumePhase is the draft's phase of a resuming connection.
+type resumePhase uint8
+
+const (
+	resumeReconnaissance resumePhase = iota
+	resumeUnvalidated
+	resumeValidating
+	resumeDone // Normal, or Safe Retreat once its loss was handled
+)
+
+// ResumeOutcome is how a connection used its saved path values, reported
+// once.
+type ResumeOutcome string
+
+const (
+	// ResumeJumped: the jump was validated (no loss until its last packet
+	// was acknowledged).
+	ResumeJumped ResumeOutcome = "jumped"
+	// ResumeRetreated: a loss while the jump was in flight (Safe Retreat).
+	ResumeRetreated ResumeOutcome = "retreated"
+	// ResumeRTTChanged: the first RTT sample was outside the saved RTT's
+	// bounds, so the saved values were ignored.
+	ResumeRTTChanged ResumeOutcome = "rtt_changed"
+	// ResumeNotUsed: a loss before the jump, or the jump would not have
+	// raised the window, or the connection never had more to send than it.
+	ResumeNotUsed ResumeOutcome = "not_used"
+)
+
+// maxResumeJump caps the jump whatever the saved window said: a client
+// sharing its address (a carrier's NAT) cannot make the edge send another
+// client more than this unvalidated in one round trip. 1 MiB is half the
+// window of a 160 Mbit/s path at 100 ms.
+const maxResumeJump = 1 << 20
+
+// minDatagramSize is QUIC's smallest datagram (RFC 9000 §14).
+const minDatagramSize = 1200
+
+// Resume is what a connection's previous controller left for this one.
+type Resume struct {
+	// Cwnd is the saved_cwnd: the window the previous connection validated.
+	Cwnd int64
+	// RTT is the saved_rtt: its minimum RTT.
+	RTT time.Duration
+	// Report, if set, is told the outcome once.
+	Report func(ResumeOutcome)
+}
+
+// resumer is one connection's Careful Resume state.
+type resumer struct {
+	saved    Resume
+	phase    resumePhase
+	jumpCwnd int64
+	// firstUnvalidated and lastUnvalidated are the packet numbers that
+	// open and close the jump's flight (lastUnvalidated -1 while it grows).
+	firstUnvalidated, lastUnvalidated int64
+	// pipeSize is the draft's PipeSize: bytes acknowledged since the jump.
+	pipeSize int64
+}
+
+// WithResume makes the controller resume from a previous connection's
+// values.
+func WithResume(r Resume) Option {
+	return func(b *BBR) {
+		if r.Cwnd > 0 && r.RTT > 0 {
+			b.resume = &resumer{saved: r, lastUnvalidated: -1}
+		}
+	}
+}
+
+// NewResuming returns a congestion.Factory whose controllers resume from r.
+func NewResuming(r Resume) congestion.Factory {
+	return func(conn congestion.Conn) congestion.Controller {
+		return newBBR(conn, WithResume(r))
+	}
+}
+
+func (r *resumer) finish(outcome ResumeOutcome) {
+	r.phase = resumeDone
+	if r.saved.Report != nil {
+		r.saved.Report(outcome)
+	}
+}
+
+// normalCwnd is the window BBR's Startup would have now without the jump:
+// it starts at the initial window and grows by what is acknowledged.
+func (b *BBR) normalCwnd() int64 {
+	return max(min(b.initialCwnd+b.rate.delivered, maxVolume), b.minPipeCwnd())
+}
+
+// resumeOnSent runs after each packet sent: the jump happens when the
+// sender has more to send than the window allows (the draft's
+// cwnd-limited condition) in Reconnaissance, if the connection's RTT (its
+// minimum so far, from its first sample on) is within the draft's bounds
+// of the saved one: above half of it and below ten times it.
+func (b *BBR) resumeOnSent(number, bytesInFlight int64) {
+	r := b.resume
+	if r == nil || r.phase != resumeReconnaissance || b.connMinRTT == 0 ||
+		bytesInFlight+b.smss <= b.cwnd {
+		return
+	}
+	if b.connMinRTT <= r.saved.RTT/2 || b.connMinRTT >= 10*r.saved.RTT {
+		r.finish(ResumeRTTChanged) // not the path the values describe
+		return
+	}
+	r.jumpCwnd = min(r.saved.Cwnd/2, maxResumeJump)
+	if r.jumpCwnd <= b.cwnd {
+		r.finish(ResumeNotUsed)
+		return
+	}
+	r.phase = resumeUnvalidated
+	r.firstUnvalidated = number + 1
+	b.cwnd = r.jumpCwnd
+	b.resumePacing()
+}
+
+// resumePacing paces the jump over one round trip (the draft's pacing
+// rate jump_cwnd/current_rtt), or faster if BBR's own rate is higher.
+func (b *BBR) resumePacing() {
+	rtt := b.connMinRTT
+	if rtt <= 0 {
+		return
+	}
+	b.pacer.rate = max(b.pacer.rate, float64(b.resume.jumpCwnd)/rtt.Seconds())
+	b.pacer.setSendQuantum(b.smss)
+}
+
+// resumeOnAck runs after the ACK's model and control updates.
+func (b *BBR) resumeOnAck(ev congestion.AckEvent) {
+	r := b.resume
+	if r == nil || r.phase == resumeDone {
+		return
+	}
+	if r.phase == resumeReconnaissance {
+		if len(ev.Lost) > 0 {
+			r.finish(ResumeNotUsed) // congestion before the jump: Normal
+		}
+		return
+	}
+	if len(ev.Lost) > 0 {
+		b.safeRetreat()
+		return
+	}
+	for _, p := range ev.Acked {
+		if p.Number >= r.firstUnvalidated {
+			r.pipeSize += p.Bytes
+		}
+	}
+	largest := int64(-1)
+	if n := len(ev.Acked); n > 0 {
+		largest = ev.Acked[n-1].Number
+	}
+	if r.phase == resumeUnvalidated {
+		if largest < r.firstUnvalidated {
+			b.resumePacing() // BBR's per-ACK update does not lower it
+			return
+		}
+		// The jump's first packet is acknowledged: Validating. A window the
+		// sender did not fill falls back to what it used (the draft sets
+		// it to the flight size), never below what Startup would have.
+		r.phase = resumeValidating
+		r.lastUnvalidated = b.largestSent
+		b.cwnd = min(b.cwnd, max(b.inflight+r.pipeSize, b.normalCwnd()))
+	}
+	if largest >= r.lastUnvalidated {
+		r.finish(ResumeJumped)
+	}
+}
+
+// safeRetreat is the draft's Safe Retreat: a loss while the jump is in
+// flight. The window falls to what Startup would have had without the
+// jump (which covers the draft's PipeSize: everything the jump got
+// acknowledged), the pacing rate to BBR's model; the saved values are not
+// used again by this connection.
+func (b *BBR) safeRetreat() {
+	b.cwnd = min(b.cwnd, b.normalCwnd())
+	b.pacer.rate = startupPacingGain * float64(b.initialCwnd) / b.connMinRTT.Seconds() // InitPacingRate's
+	b.setPacingRateWithGain(b.pacingGain)
+	b.pacer.setSendQuantum(b.smss)
+	b.resume.finish(ResumeRetreated)
+}
+
+// Observe is the draft's Observe phase: the saved_cwnd and saved_rtt that
+// a connection's controller leaves, as it ended, for the next connection
+// from the same client. The window counts only as far as the model backs
+// it: at most BBR's own bound in ProbeBW (BBR.DefaultCwndGain times the
+// measured bandwidth times min_rtt), so a Startup window that grew with
+// what was acknowledged, faster than the path was measured, is not saved
+// whole. A connection that delivered less than an initial window measured
+// nothing an initial window does not already allow, and one that ended in
+// ProbeRTT had a window cut on purpose: neither leaves anything (ok false).
+func Observe(info congestion.Info, delivered int64) (cwnd int64, rtt time.Duration, ok bool) {
+	if info.MinRTT <= 0 || info.BottleneckBandwidth <= 0 || info.State == probeRTT.String() ||
+		delivered < initialCwndPackets*minDatagramSize {
+		return 0, 0, false
+	}
+	measured := toBytes(defaultCwndGain * float64(info.BottleneckBandwidth) * info.MinRTT.Seconds())
+	cwnd = min(info.CongestionWindow, measured)
+	return cwnd, info.MinRTT, cwnd > 0
+}

@@ -1,0 +1,301 @@
+package bbr
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/congestion"
+)
+
+// resumeConn drives a controller through a synthetic connection: packets
+// of 1200 bytes, ACKs and losses by packet number, a clock that moves only
+// when told.
+type resumeConn struct {
+	t        *testing.T
+	b        *BBR
+	now      congestion.Time
+	next     int64
+	inflight int64
+	sent     map[int64]congestion.Time
+	outcomes []ResumeOutcome
+}
+
+const resumeRTT = 350 * time.Millisecond
+
+func newResumeConn(t *testing.T, saved Resume) *resumeConn {
+	c := &resumeConn{t: t, now: simEpoch, sent: map[int64]congestion.Time{}}
+	saved.Report = func(o ResumeOutcome) { c.outcomes = append(c.outcomes, o) }
+	c.b = newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return c.now }},
+		WithSeed(1), WithResume(saved))
+	return c
+}
+
+// send sends n packets, or fewer if the window fills; it returns the
+// numbers sent.
+func (c *resumeConn) send(n int) []int64 {
+	var nums []int64
+	for range n {
+		if !c.b.CanSend(c.inflight) {
+			break
+		}
+		c.inflight += simMSS
+		c.b.OnPacketSent(c.now, congestion.Packet{Number: c.next, Bytes: simMSS, SentTime: c.now}, c.inflight, true)
+		c.sent[c.next] = c.now
+		nums = append(nums, c.next)
+		c.next++
+	}
+	return nums
+}
+
+// ack acknowledges acked and declares lost lost, in one event, after
+// advancing the clock by d; the RTT sample is d.
+func (c *resumeConn) ack(d time.Duration, acked, lost []int64) {
+	c.now = c.now.Add(d)
+	prior := c.inflight
+	ev := congestion.AckEvent{Now: c.now, PriorInFlight: prior,
+		RTT: congestion.RTTStats{Latest: d, Smoothed: d, Min: d}}
+	for _, n := range acked {
+		ev.Acked = append(ev.Acked, congestion.Packet{Number: n, Bytes: simMSS, SentTime: c.sent[n]})
+		c.inflight -= simMSS
+	}
+	for _, n := range lost {
+		ev.Lost = append(ev.Lost, congestion.Packet{Number: n, Bytes: simMSS, SentTime: c.sent[n]})
+		c.inflight -= simMSS
+	}
+	ev.BytesInFlight = c.inflight
+	c.b.OnAck(ev)
+}
+
+// handshake is the first flight and its ACK: the first RTT sample.
+func (c *resumeConn) handshake(rtt time.Duration) {
+	c.ack(rtt, c.send(3), nil)
+}
+
+// sendPageWithoutJump sends more than the window allows and fails unless
+// the window stayed Startup's own.
+func (c *resumeConn) sendPageWithoutJump() {
+	c.t.Helper()
+	before := c.b.Info().CongestionWindow
+	c.send(1000)
+	if got := c.b.Info().CongestionWindow; got != before {
+		c.t.Fatalf("cwnd %d, want Startup's %d", got, before)
+	}
+}
+
+func (c *resumeConn) wantOutcomes(want ...ResumeOutcome) {
+	c.t.Helper()
+	if !slices.Equal(c.outcomes, want) {
+		c.t.Fatalf("outcomes %v, want %v", c.outcomes, want)
+	}
+}
+
+// The saved window of a 5 Mbit/s, 350 ms path (lte-india): 2 BDP.
+var lteIndiaResume = Resume{Cwnd: 2 * 219_000, RTT: resumeRTT}
+
+// Once the first RTT sample matches the saved RTT and the sender fills its
+// initial window, the window jumps to half the saved one and the jump is
+// paced over a round trip; a round trip later it is validated.
+func TestResumeJumpsWhenWindowLimited(t *testing.T) {
+	c := newResumeConn(t, lteIndiaResume)
+	c.handshake(resumeRTT)
+	initial := c.b.Info().CongestionWindow
+	first := c.send(1000) // the page: more than the window allows
+	jump := lteIndiaResume.Cwnd / 2
+	if got := c.b.Info().CongestionWindow; got != jump {
+		t.Fatalf("cwnd %d after filling the initial window (%d), want the jump %d", got, initial, jump)
+	}
+	if got := int64(len(first)) * simMSS; got < jump-simMSS {
+		t.Fatalf("sent %d bytes, want the jump's %d", got, jump)
+	}
+	if rate, want := c.b.Info().PacingRate, toBytes(float64(jump)/resumeRTT.Seconds()); rate < want {
+		t.Errorf("pacing rate %d B/s, want at least the jump over one RTT (%d B/s)", rate, want)
+	}
+	c.wantOutcomes()
+	// The initial window's ACKs, then the jump's: validated.
+	c.ack(resumeRTT, first, nil)
+	c.wantOutcomes(ResumeJumped)
+	if got := c.b.Info().CongestionWindow; got < jump {
+		t.Errorf("cwnd %d after a validated jump, want at least %d", got, jump)
+	}
+}
+
+// A first RTT sample far from the saved one (below half, or 10 times or
+// more) means another path: the saved values are ignored and the
+// connection starts from its initial window.
+func TestResumeIgnoredWhenRTTDiffers(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		saved time.Duration
+	}{
+		{"path now faster", 3 * resumeRTT},
+		{"path now slower", resumeRTT / 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newResumeConn(t, Resume{Cwnd: lteIndiaResume.Cwnd, RTT: tc.saved})
+			c.handshake(resumeRTT)
+			c.sendPageWithoutJump()
+			c.wantOutcomes(ResumeRTTChanged)
+		})
+	}
+	t.Run("within bounds", func(t *testing.T) {
+		c := newResumeConn(t, Resume{Cwnd: lteIndiaResume.Cwnd, RTT: resumeRTT * 3 / 2})
+		c.handshake(resumeRTT)
+		c.send(1000)
+		if got := c.b.Info().CongestionWindow; got != lteIndiaResume.Cwnd/2 {
+			t.Fatalf("cwnd %d, want the jump", got)
+		}
+	})
+}
+
+// A loss while the jump is in flight is Safe Retreat: the window falls to
+// what Startup would have without the jump (the initial window plus what
+// was acknowledged), not lower, and the pacing rate to BBR's own.
+func TestResumeLossInJumpRetreats(t *testing.T) {
+	c := newResumeConn(t, lteIndiaResume)
+	c.handshake(resumeRTT)
+	flight := c.send(1000)
+	// Half the flight acknowledged, one packet of it lost.
+	half := len(flight) / 2
+	c.ack(resumeRTT, flight[:half], []int64{flight[half]})
+	c.wantOutcomes(ResumeRetreated)
+	normal := c.b.initialCwnd + c.b.rate.delivered
+	if got := c.b.Info().CongestionWindow; got != normal {
+		t.Fatalf("cwnd %d after Safe Retreat, want the initial window plus what was delivered (%d)", got, normal)
+	}
+	model := max(startupPacingGain*float64(c.b.initialCwnd)/resumeRTT.Seconds(),
+		startupPacingGain*c.b.bw*(100-pacingMarginPercent)/100)
+	if got := c.b.Info().PacingRate; got != toBytes(model) {
+		t.Errorf("pacing rate %d B/s after Safe Retreat, want BBR's own %d B/s", got, toBytes(model))
+	}
+}
+
+// The saved values are used only when they help and the path is
+// uncongested: a loss before the jump or a jump no larger than the window
+// leaves the connection on its own Startup.
+func TestResumeNotUsed(t *testing.T) {
+	t.Run("loss before the jump", func(t *testing.T) {
+		c := newResumeConn(t, lteIndiaResume)
+		nums := c.send(3)
+		c.ack(resumeRTT, nums[:2], nums[2:])
+		c.sendPageWithoutJump()
+		c.wantOutcomes(ResumeNotUsed)
+	})
+	t.Run("jump below the window", func(t *testing.T) {
+		// mobile-ru: 1.1 Mbit/s at 200 ms, a BDP of 27 KB.
+		c := newResumeConn(t, Resume{Cwnd: 2 * 27_000, RTT: 200 * time.Millisecond})
+		c.handshake(200 * time.Millisecond)
+		c.sendPageWithoutJump()
+		c.wantOutcomes(ResumeNotUsed)
+	})
+	t.Run("no RTT sample yet", func(t *testing.T) {
+		c := newResumeConn(t, lteIndiaResume)
+		c.sendPageWithoutJump()
+		c.wantOutcomes()
+	})
+}
+
+// However large the saved window, the jump is at most maxResumeJump.
+func TestResumeJumpCapped(t *testing.T) {
+	c := newResumeConn(t, Resume{Cwnd: 1 << 40, RTT: resumeRTT})
+	c.handshake(resumeRTT)
+	c.send(100_000)
+	if got := c.b.Info().CongestionWindow; got != maxResumeJump {
+		t.Fatalf("cwnd %d, want the cap %d", got, maxResumeJump)
+	}
+}
+
+// A connection leaves its window as far as its measured bandwidth backs
+// it, and nothing when it measured too little or ended in ProbeRTT.
+func TestObserve(t *testing.T) {
+	info := congestion.Info{CongestionWindow: 300_000, BottleneckBandwidth: 300_000, MinRTT: resumeRTT, State: "startup"}
+	cwnd, rtt, ok := Observe(info, 200_000)
+	if want := int64(2 * 300_000 * resumeRTT.Seconds()); !ok || cwnd != want || rtt != resumeRTT {
+		t.Fatalf("Observe: %d %v %v, want %d (2 BDP) %v", cwnd, rtt, ok, want, resumeRTT)
+	}
+	info.CongestionWindow = 100_000
+	if cwnd, _, _ := Observe(info, 200_000); cwnd != 100_000 {
+		t.Errorf("window below 2 BDP: saved %d, want the window", cwnd)
+	}
+	if _, _, ok := Observe(info, initialCwndPackets*minDatagramSize-1); ok {
+		t.Error("saved a connection that delivered less than an initial window")
+	}
+	info.State = "probe_rtt"
+	if _, _, ok := Observe(info, 200_000); ok {
+		t.Error("saved a connection that ended in ProbeRTT")
+	}
+}
+
+// coldPage simulates a new connection on p: a handshake-sized exchange,
+// then a page of pageBytes; it returns the page's time and the controller.
+func coldPage(t *testing.T, p path, seed uint64, pageBytes int64, opts ...Option) (time.Duration, *sim, *BBR) {
+	t.Helper()
+	n := newNetwork(p, seed)
+	s := n.addFlow(nil)
+	b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return n.now }},
+		append([]Option{WithSeed(seed)}, opts...)...)
+	s.cc = b
+	s.send(3 * simMSS) // the handshake and the HTML
+	if !s.runUntil(func() bool { return s.stats.delivered >= 3*simMSS }, time.Minute) {
+		t.Fatal("the handshake did not finish")
+	}
+	s.run(p.minRTT()) // the subresource requests come a round trip later
+	start, target := s.elapsed(), s.stats.delivered+pageBytes
+	s.send(pageBytes)
+	if !s.runUntil(func() bool { return s.stats.delivered >= target }, time.Minute) {
+		t.Fatal("the page did not finish in a minute")
+	}
+	return s.elapsed() - start, s, b
+}
+
+// Cold page loads like the lab's (190 KB after a handshake), each new
+// connection resuming from the one before it: on lte-india the jump saves
+// a round trip of Startup at the median; on mobile-ru, whose BDP (27 KB)
+// is below the initial window, nothing is jumped and the queue overflows
+// no more than without resuming.
+func TestColdPagesResumeFromThePreviousConnection(t *testing.T) {
+	const page, loads = 190_000, 15
+	for _, tc := range []struct {
+		name      string
+		p         path
+		wantFewer bool // resumed pages take less time at the median
+	}{
+		{"lte-india", path{rate: mbit(5), delay: 175 * time.Millisecond, loss: 0.035}, true},
+		{"mobile-ru", path{rate: mbit(1.1), delay: 100 * time.Millisecond, loss: 0.006}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var fresh, resumed []time.Duration
+			var freshDrops, resumedDrops int64
+			outcomes := map[ResumeOutcome]int{}
+			var saved *Resume
+			for i := range loads {
+				seed := uint64(100 + i)
+				d, s, _ := coldPage(t, tc.p, seed, page)
+				fresh, freshDrops = append(fresh, d), freshDrops+s.stats.overflowDrops
+				var opts []Option
+				if saved != nil {
+					r := *saved
+					r.Report = func(o ResumeOutcome) { outcomes[o]++ }
+					opts = append(opts, WithResume(r))
+				}
+				d, s, b := coldPage(t, tc.p, seed, page, opts...)
+				resumed, resumedDrops = append(resumed, d), resumedDrops+s.stats.overflowDrops
+				if cwnd, rtt, ok := Observe(b.Info(), b.rate.delivered); ok {
+					saved = &Resume{Cwnd: cwnd, RTT: rtt}
+				}
+			}
+			t.Logf("%s: fresh median %v, resumed median %v (%v); outcomes %v; queue drops %d fresh, %d resumed; last saved window %d",
+				tc.name, median(fresh).Round(time.Millisecond), median(resumed).Round(time.Millisecond), roundAll(resumed),
+				outcomes, freshDrops, resumedDrops, saved.Cwnd)
+			if tc.wantFewer && median(resumed) > median(fresh)-tc.p.minRTT()/2 {
+				t.Errorf("resumed median %v, want at least half a round trip under the fresh %v", median(resumed), median(fresh))
+			}
+			if !tc.wantFewer && median(resumed) > median(fresh)+tc.p.minRTT()/4 {
+				t.Errorf("resumed median %v, want no slower than the fresh %v", median(resumed), median(fresh))
+			}
+			if resumedDrops > freshDrops {
+				t.Errorf("resumed connections lost %d packets to the full queue, fresh ones %d", resumedDrops, freshDrops)
+			}
+		})
+	}
+}
