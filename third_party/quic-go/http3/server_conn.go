@@ -82,6 +82,7 @@ func (c *RawServerConn) CloseWithError(code quic.ApplicationErrorCode, msg strin
 // The stream can either be obtained by calling [quic.Conn.AcceptStream] on the underlying QUIC connection,
 // or (internally) by using the server's stream accept loop.
 func (c *RawServerConn) HandleRequestStream(str *quic.Stream) {
+	growRequestStack()
 	hstr := c.rawConn.TrackStream(str)
 	c.handleRequestStream(hstr)
 }
@@ -258,7 +259,9 @@ func (c *RawServerConn) handleRequestStream(str *stateTrackingStream) {
 			r.header.Set("Content-Length", strconv.FormatInt(r.numWritten, 10))
 		}
 	}
-	r.Flush()
+	if err := r.finish(); err != nil && c.logger != nil {
+		c.logger.Debug("could not flush to stream", "error", err)
+	}
 	r.flushTrailers()
 
 	// If the EOF was read by the handler, CancelRead() is a no-op.
