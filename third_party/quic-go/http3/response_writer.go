@@ -298,7 +298,7 @@ func (w *responseWriter) encodeHeader(status, spare int) ([]byte, error) {
 			continue
 		}
 		for index := range v {
-			name := strings.ToLower(k)
+			name := lowerHeaderName(k)
 			value := v[index]
 			if err := enc.WriteField(qpack.HeaderField{Name: name, Value: value}); err != nil {
 				return nil, err
