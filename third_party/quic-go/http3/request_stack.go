@@ -11,7 +11,12 @@ var requestStackSink byte
 // here, near the bottom of the stack, one growth copies a few frames. The
 // array leaves the frame just short of 8 KiB, which the runtime rounds up
 // to a 16 KiB stack with the frames below it; a goroutine's stack is freed
-// when it exits, so this holds no memory past the request.
+// when it exits, so this holds no memory past the request. A stream that
+// sends one byte and no header holds 16 KiB instead of a few, but only
+// until the next garbage collections: the collector halves the stack of a
+// blocked goroutine that uses less than a quarter of it. Growing only once
+// the header block has arrived cost 3-7% of the CPU of a hit instead of 1%
+// (the stack has grown once already by then, and the copy is deeper).
 //
 //go:noinline
 func growRequestStack() {
