@@ -21,6 +21,17 @@ func newFinishTestResponseWriter(t *testing.T) (*responseWriter, *MockDatagramSt
 	return newResponseWriter(newStream(str, nil, nil, func(io.Reader, *headersFrame) error { return nil }, nil), nil, false, nil), str
 }
 
+// expectQueuedOnce expects one TryWriteAll that succeeds and returns what
+// it was given.
+func expectQueuedOnce(str *MockDatagramStream) *[]byte {
+	var written []byte
+	str.EXPECT().TryWriteAll(gomock.Any()).DoAndReturn(func(b []byte) error {
+		written = append(written, b...)
+		return nil
+	}).Times(1)
+	return &written
+}
+
 // decodeResponse parses a HEADERS frame and, if any, a DATA frame from b.
 func decodeResponse(t *testing.T, b []byte) (map[string]string, []byte) {
 	t.Helper()
@@ -50,18 +61,14 @@ func decodeResponse(t *testing.T, b []byte) (map[string]string, []byte) {
 
 func TestResponseWriterFinishQueuesSmallResponseInOneWrite(t *testing.T) {
 	rw, str := newFinishTestResponseWriter(t)
-	var written []byte
-	str.EXPECT().TryWriteAll(gomock.Any()).DoAndReturn(func(b []byte) error {
-		written = append(written, b...)
-		return nil
-	}).Times(1)
+	written := expectQueuedOnce(str)
 	rw.Header().Set("Cache-Control", "max-age=60")
 	body := bytes.Repeat([]byte("x"), 2048)
 	_, err := rw.Write(body)
 	require.NoError(t, err)
 	require.NoError(t, rw.finish())
 
-	fields, got := decodeResponse(t, written)
+	fields, got := decodeResponse(t, *written)
 	require.Equal(t, "200", fields[":status"])
 	require.Equal(t, "max-age=60", fields["cache-control"])
 	require.Equal(t, "text/plain; charset=utf-8", fields["content-type"])
@@ -70,15 +77,11 @@ func TestResponseWriterFinishQueuesSmallResponseInOneWrite(t *testing.T) {
 
 func TestResponseWriterFinishHeaderOnly(t *testing.T) {
 	rw, str := newFinishTestResponseWriter(t)
-	var written []byte
-	str.EXPECT().TryWriteAll(gomock.Any()).DoAndReturn(func(b []byte) error {
-		written = append(written, b...)
-		return nil
-	}).Times(1)
+	written := expectQueuedOnce(str)
 	rw.WriteHeader(http.StatusNoContent)
 	require.NoError(t, rw.finish())
 
-	fields, body := decodeResponse(t, written)
+	fields, body := decodeResponse(t, *written)
 	require.Equal(t, "204", fields[":status"])
 	require.Nil(t, body)
 }
