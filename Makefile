@@ -38,7 +38,7 @@ deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) $(WRK) $(H2LOAD) web-client/node_modul
 	$(GO) list -deps -test ./... >/dev/null
 	cd loadtest/k6 && $(GO) list -deps -test ./... >/dev/null
 	cd .ci/crosscheck && $(GO) list -deps ./... >/dev/null
-	cd third_party/quic-go && $(GO) list -deps -test . ./internal/ackhandler/ ./internal/congestion/ >/dev/null
+	cd third_party/quic-go && $(GO) list -deps -test . ./internal/ackhandler/ ./internal/congestion/ ./http3/ >/dev/null
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
 # remote-write output and of deploy/'s Prometheus files, podman to build
@@ -67,7 +67,7 @@ vet:
 quic-go-check:
 	third_party/quic-go.sh check
 	# quic-go's tests find their certificates by source path: no -trimpath.
-	cd third_party/quic-go && GOFLAGS= $(GO) test -count=1 . ./internal/ackhandler/ ./internal/congestion/
+	cd third_party/quic-go && GOFLAGS= $(GO) test -count=1 . ./internal/ackhandler/ ./internal/congestion/ ./http3/
 	tmp=$$(mktemp -d) && cp go.mod $$tmp/upstream.mod && cp go.sum $$tmp/upstream.sum && \
 	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go && \
 	$(GO) mod download -modfile=$$tmp/upstream.mod github.com/quic-go/quic-go && \

@@ -334,9 +334,9 @@ func (a *App) Stop() error {
 	return errors.Join(errs...)
 }
 
-// ErrNoWebTransport is returned by UpgradeWebTransport for requests that did
-// not arrive over this app's HTTP/3.
-var ErrNoWebTransport = errors.New("quicedge: request did not arrive over lastmile's HTTP/3")
+// ErrNoWebTransport is returned by UpgradeWebTransport and ReserveSession
+// for requests that are not a CONNECT that arrived over this app's HTTP/3.
+var ErrNoWebTransport = errors.New("quicedge: request is not a CONNECT over lastmile's HTTP/3")
 
 // Interface guards
 var (

@@ -167,12 +167,16 @@ func (b *binding) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		metrics.earlyRequests.WithLabelValues("accepted").Inc()
 	}
-	ctx := context.WithValue(r.Context(), h3RequestKey, &h3Request{
-		w: w, wt: b.wt,
-		maxSessions: cur.app.WebTransportMaxSessions,
-	})
+	if r.Method == http.MethodConnect {
+		// Only an extended CONNECT can become a WebTransport session; other
+		// requests skip the context value and the request copy it costs.
+		r = r.WithContext(context.WithValue(r.Context(), h3RequestKey, &h3Request{
+			w: w, wt: b.wt,
+			maxSessions: cur.app.WebTransportMaxSessions,
+		}))
+	}
 	// The server's front (a fast cache hit path) or the server itself.
-	frontdoor.Handler(cur.server).ServeHTTP(w, r.WithContext(ctx))
+	frontdoor.Handler(cur.server).ServeHTTP(w, r)
 }
 
 // isEarly reports whether r arrived in 0-RTT, before the client proved

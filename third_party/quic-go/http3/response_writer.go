@@ -2,6 +2,7 @@ package http3
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quic-go/qpack"
+	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3/qlog"
 
 	"golang.org/x/net/http/httpguts"
@@ -207,12 +209,69 @@ func (w *responseWriter) doWrite(p []byte) (int, error) {
 	return n, nil
 }
 
+// finish writes what the handler left buffered when it returned (lastmile
+// patch). A response that is still all buffered (headers and a body under
+// maxSmallResponseSize) goes to the stream as one write, queued at once if
+// flow control allows it: written as a HEADERS frame, then a DATA frame
+// header, then the body, it went out as a packet with the HEADERS frame
+// alone (the packer takes one STREAM frame per stream and packet), and the
+// body's write waited until the send loop had packed it, so the send loop
+// ran, and sent, once per response. Queued whole, the handler's goroutine
+// finishes without waiting and the send loop packs the responses of many
+// streams into full packets and one GSO batch.
+func (w *responseWriter) finish() error {
+	if !w.headerComplete {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.headerWritten {
+		_, err := w.doWrite(nil)
+		return err
+	}
+	w.sniffContentType(w.smallResponseBuf)
+	buf, err := w.encodeHeader(w.status, frameHeaderLen+len(w.smallResponseBuf))
+	if err != nil {
+		return err
+	}
+	w.headerWritten = true
+	if l := len(w.smallResponseBuf); l > 0 {
+		hdrStart := len(buf)
+		buf = (&dataFrame{Length: uint64(l)}).Append(buf)
+		if w.str.qlogger != nil {
+			w.str.qlogger.RecordEvent(qlog.FrameCreated{
+				StreamID: w.str.StreamID(),
+				Raw:      qlog.RawInfo{Length: len(buf) - hdrStart + l, PayloadLength: l},
+				Frame:    qlog.Frame{Frame: qlog.DataFrame{}},
+			})
+		}
+		buf = append(buf, w.smallResponseBuf...)
+		w.smallResponseBuf = nil
+	}
+	if err := w.str.datagramStream.TryWriteAll(buf); err == nil {
+		return nil
+	} else if !errors.Is(err, quic.ErrWouldBlock) {
+		return maybeReplaceError(err)
+	}
+	_, err = w.str.writeUnframed(buf)
+	return err
+}
+
 func (w *responseWriter) writeHeader(status int) error {
+	buf, err := w.encodeHeader(status, 0)
+	if err != nil {
+		return err
+	}
+	_, err = w.str.writeUnframed(buf)
+	return err
+}
+
+// encodeHeader returns the HEADERS frame of the response, with room for
+// spare more bytes.
+func (w *responseWriter) encodeHeader(status, spare int) ([]byte, error) {
 	var headerFields []qlog.HeaderField // only used for qlog
 	var headers bytes.Buffer
 	enc := qpack.NewEncoder(&headers)
 	if err := enc.WriteField(qpack.HeaderField{Name: ":status", Value: strconv.Itoa(status)}); err != nil {
-		return err
+		return nil, err
 	}
 	if w.str.qlogger != nil {
 		headerFields = append(headerFields, qlog.HeaderField{Name: ":status", Value: strconv.Itoa(status)})
@@ -239,10 +298,10 @@ func (w *responseWriter) writeHeader(status int) error {
 			continue
 		}
 		for index := range v {
-			name := strings.ToLower(k)
+			name := lowerHeaderName(k)
 			value := v[index]
 			if err := enc.WriteField(qpack.HeaderField{Name: name, Value: value}); err != nil {
-				return err
+				return nil, err
 			}
 			if w.str.qlogger != nil {
 				headerFields = append(headerFields, qlog.HeaderField{Name: name, Value: value})
@@ -250,16 +309,14 @@ func (w *responseWriter) writeHeader(status int) error {
 		}
 	}
 
-	buf := make([]byte, 0, frameHeaderLen+headers.Len())
+	buf := make([]byte, 0, frameHeaderLen+headers.Len()+spare)
 	buf = (&headersFrame{Length: uint64(headers.Len())}).Append(buf)
 	buf = append(buf, headers.Bytes()...)
 
 	if w.str.qlogger != nil {
 		qlogCreatedHeadersFrame(w.str.qlogger, w.str.StreamID(), len(buf), headers.Len(), headerFields)
 	}
-
-	_, err := w.str.writeUnframed(buf)
-	return err
+	return buf, nil
 }
 
 func (w *responseWriter) FlushError() error {

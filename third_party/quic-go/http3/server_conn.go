@@ -2,6 +2,7 @@ package http3
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"log/slog"
@@ -31,6 +32,7 @@ type RawServerConn struct {
 
 	decoder       *qpack.Decoder
 	priorityAware atomic.Bool // whether the client sent an RFC 9218 priority signal
+	handshakeTLS  atomic.Pointer[tls.ConnectionState]
 
 	qlogger qlogwriter.Recorder
 	logger  *slog.Logger
@@ -64,6 +66,21 @@ func newRawServerConn(
 	return c
 }
 
+// tlsState returns the connection's TLS state for a request (lastmile
+// patch). Once the handshake is complete it no longer changes, and the
+// requests of the connection share one copy, as net/http's do; before
+// (0-RTT), each request gets its own.
+func (c *RawServerConn) tlsState() *tls.ConnectionState {
+	if s := c.handshakeTLS.Load(); s != nil {
+		return s
+	}
+	s := c.rawConn.ConnectionState().TLS
+	if s.HandshakeComplete {
+		c.handshakeTLS.Store(&s)
+	}
+	return &s
+}
+
 func (c *RawServerConn) onStreamsEmpty() {
 	if c.idleTimeout > 0 {
 		c.idleTimer.Reset(c.idleTimeout)
@@ -82,6 +99,7 @@ func (c *RawServerConn) CloseWithError(code quic.ApplicationErrorCode, msg strin
 // The stream can either be obtained by calling [quic.Conn.AcceptStream] on the underlying QUIC connection,
 // or (internally) by using the server's stream accept loop.
 func (c *RawServerConn) HandleRequestStream(str *quic.Stream) {
+	growRequestStack()
 	hstr := c.rawConn.TrackStream(str)
 	c.handleRequestStream(hstr)
 }
@@ -168,8 +186,7 @@ func (c *RawServerConn) handleRequestStream(str *stateTrackingStream) {
 		return
 	}
 
-	connState := conn.ConnectionState().TLS
-	req.TLS = &connState
+	req.TLS = c.tlsState()
 	req.RemoteAddr = conn.RemoteAddr().String()
 
 	// Check that the client doesn't send more data in DATA frames than indicated by the Content-Length header (if set).
@@ -258,7 +275,9 @@ func (c *RawServerConn) handleRequestStream(str *stateTrackingStream) {
 			r.header.Set("Content-Length", strconv.FormatInt(r.numWritten, 10))
 		}
 	}
-	r.Flush()
+	if err := r.finish(); err != nil && c.logger != nil {
+		c.logger.Debug("could not flush to stream", "error", err)
+	}
 	r.flushTrailers()
 
 	// If the EOF was read by the handler, CancelRead() is a no-op.

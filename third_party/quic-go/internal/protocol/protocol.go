@@ -110,8 +110,12 @@ type StatelessResetToken [16]byte
 // Ethernet's max packet size is 1500 bytes,  1500 - 48 = 1452.
 const MaxPacketBufferSize = 1452
 
-// MaxLargePacketBufferSize is used when using GSO
-const MaxLargePacketBufferSize = 20 * 1024
+// MaxLargePacketBufferSize is used when using GSO.
+// lastmile patch: 60 KiB (42 packets of 1452 bytes; Linux takes up to 64
+// KiB per GSO send), where upstream's 20 KiB capped a batch at 14 packets:
+// on loopback HTTP/3 cache hits that halved the sendmsg calls per request.
+// The pacer still decides how many packets a batch gets.
+const MaxLargePacketBufferSize = 60 * 1024
 
 // MinInitialPacketSize is the minimum size an Initial packet is required to have.
 const MinInitialPacketSize = 1200
