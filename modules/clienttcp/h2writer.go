@@ -24,9 +24,11 @@ import (
 // sent once written here, keeps its meaning), the writer yields once per
 // write, and Close waits at most closeFlushTimeout for what is pending.
 
-// maxPending bounds the bytes accepted and not yet written: sixteen of
-// the server's 4 KiB flushes, four full TLS records.
-const maxPending = 64 << 10
+// maxPending bounds the bytes accepted and not yet written: one full TLS
+// record (crypto/tls makes a system call per record, so a larger batch
+// would save none), and no more committed ahead of the HTTP/2 server's
+// frame scheduler than TCP_NOTSENT_LOWAT's default leaves in the socket.
+const maxPending = 16 << 10
 
 // closeFlushTimeout bounds how long Close waits for the pending bytes to
 // be written (x/net/http2 waits as long for a client to read its GOAWAY).
