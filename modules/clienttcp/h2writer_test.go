@@ -20,27 +20,13 @@ import (
 // each get their own whole response: the server's writes, joined before
 // they reach the socket, keep their order and their bytes.
 func TestHTTP2ResponsesThroughTheCoalescer(t *testing.T) {
-	port := testcaddy.FreePort(t)
 	filler := strings.Repeat("0123456789abcdef", 384) // 6 KiB: more than one of the server's 4 KiB flushes
-	testcaddy.Run(t, `{
-	admin off
-	servers {
-		protocols h1 h2c
-		listener_wrappers {
-			client_tcp
-		}
-	}
-}
-http://127.0.0.1:`+port+` {
-	respond "{http.request.uri.path} `+filler+`"
-}
-`)
-	tr := &http.Transport{Protocols: new(http.Protocols)}
-	tr.Protocols.SetUnencryptedHTTP2(true)
+	tr := h2cTransport(runWrappedServer(t, `respond "{http.request.uri.path} `+filler+`"`))
 	var dials atomic.Int32
-	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+	dial := tr.DialContext
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		dials.Add(1)
-		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port)
+		return dial(ctx, network, addr)
 	}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr}
