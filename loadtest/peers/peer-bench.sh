@@ -14,10 +14,10 @@
 # PROFILE=<dir> writes a CPU profile of lastmile and lastmile-base (from
 # their admin endpoints' /debug/pprof) over each HTTP/1.1, HTTP/2 and HTTP/3
 # run of the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
-# Prints a markdown table (req/s, p99 where the client reports it or logs
-# each request's time (h2load), peak
-# RSS, ratios to nginx) and, with WRITE=1, writes it into
-# docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
+# Prints a markdown table (req/s, p99 where the client reports it or, for
+# h2load, from its per-request log, peak RSS, ratios to nginx) and, with
+# WRITE=1, writes it into docs/BENCHMARKS.md between the peer-bench
+# markers. Needs root: installs
 # wrk, h2load (nghttp2-client) and varnish with apt, and nginx 1.26 from
 # Debian trixie (built with http_v3) unpacked under loadtest/bin, with an
 # apt configuration of its own, leaving the system's sources alone. Caddy
