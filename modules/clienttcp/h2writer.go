@@ -18,11 +18,12 @@ import (
 // So an HTTP/2 connection's writes land in a buffer (Write returns at
 // once), and a writer goroutine of the connection sends what has
 // accumulated once the goroutines that were ready to run when it woke have
-// run: the responses to the requests the server read in one go leave in
-// one write. What a write cannot wait for is bounded: Write blocks while
-// maxPending bytes wait (the server's flow control, which counts bytes as
-// sent once written here, keeps its meaning), the writer yields once per
-// write, and Close waits at most closeFlushTimeout for what is pending.
+// run: the responses to the requests the server read in one go leave
+// together, a write per TLS record. The delay is bounded: the writer
+// yields once per write, Write blocks while maxPending bytes wait (the
+// server's flow control, which counts bytes as sent once written here,
+// keeps its meaning), and Close waits at most closeFlushTimeout for what
+// is pending.
 
 // maxPending bounds the bytes accepted and not yet written: one full TLS
 // record (crypto/tls makes a system call per record, so a larger batch
@@ -34,7 +35,7 @@ const maxPending = 16 << 10
 // be written (x/net/http2 waits as long for a client to read its GOAWAY).
 const closeFlushTimeout = time.Second
 
-// pendingBuffers recycles the writers' buffers: a connection holds one
+// pendingBuffers recycles the writers' buffers: a connection holds them
 // only while it has bytes to write.
 var pendingBuffers = sync.Pool{New: func() any { b := make([]byte, 0, maxPending); return &b }}
 
@@ -115,13 +116,7 @@ func (w *coalescer) run() {
 			}
 		}
 		if closing {
-			w.mu.Lock()
-			rest := w.pending != nil
-			w.mu.Unlock()
-			if !rest {
-				return
-			}
-			w.signal()
+			return // Write takes nothing once closing is set
 		}
 	}
 }
@@ -137,7 +132,8 @@ func (w *coalescer) fail(err error) {
 }
 
 // close lets the writer write what is pending, for closeFlushTimeout at
-// most, and waits for it to return. The connection itself stays open.
+// most, and waits for it to return. The connection stays open unless that
+// time runs out.
 func (w *coalescer) close() {
 	w.mu.Lock()
 	w.closing = true
