@@ -14,10 +14,10 @@
 # PROFILE=<dir> writes a CPU profile of lastmile and lastmile-base (from
 # their admin endpoints' /debug/pprof) over each HTTP/1.1, HTTP/2 and HTTP/3
 # run of the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
-# Prints a markdown table (req/s, p99 where the client reports it, peak
-# RSS of the server run from a copy of its executable, ratios to nginx)
-# and, with WRITE=1, writes it into docs/BENCHMARKS.md between the
-# peer-bench markers. Needs root: installs
+# Prints a markdown table (req/s, p99 where the client reports it or, for
+# h2load, from its per-request log, peak RSS of the server run from a copy
+# of its executable, ratios to nginx) and, with WRITE=1, writes it into
+# docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
 # wrk, h2load (nghttp2-client) and varnish with apt, and nginx 1.26 from
 # Debian trixie (built with http_v3) unpacked under loadtest/bin, with an
 # apt configuration of its own, leaving the system's sources alone. Caddy
@@ -241,10 +241,13 @@ for round in $(seq "$ROUNDS"); do
 					sed -i "1s|^.*\$|https://localhost:$p2/k/0|" "$tmp/paths"
 					uris=(-i "$tmp/paths")
 				fi
-				out=$(taskset -c 1 h2load -c1 -m"$C" -D "${DUR%s}" --warm-up-time=1 "${uris[@]}" 2>&1)
+				rm -f "$tmp/h2.log"
+				out=$(taskset -c 1 h2load -c1 -m"$C" -D "${DUR%s}" --warm-up-time=1 --log-file="$tmp/h2.log" "${uris[@]}" 2>&1)
 				profiled
 				rps=$(sed -n 's/.*finished in .*, \([0-9.]*\) req\/s.*/\1/p' <<<"$out")
-				echo -e "$name\t$k\th2\t$rps\t" >>"$results"
+				# p99 of the per-request times h2load logs (microseconds to the end of the response)
+				p99=$(cut -f3 "$tmp/h2.log" | sort -n | awk '{t[NR] = $1} END {if (NR) printf "%.2f", t[int(NR * 0.99 + 0.5)] / 1000}')
+				echo -e "$name\t$k\th2\t$rps\t$p99" >>"$results"
 				profile "$name" "$k" h3
 				out=$(taskset -c 1 "$bin/httpload" -proto h3 "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
 				profiled
@@ -272,18 +275,18 @@ for line in open(results):
 def mean(name, k, kind, i=0):
     xs = [x[i] for x in v.get((name, k, kind), []) if x[i] is not None]
     return statistics.mean(xs) if xs else None
-table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 | origin requests |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h2 p99 ms | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 | origin requests |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 f = lambda x, fmt: "-" if x is None else format(x, fmt)
 r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
 for k in keys:
     for n in ("lastmile-base", "lastmile", "nginx", "varnish", "cache-handler", "caddy-respond"):
         if (n, k, "h1") not in v:
             continue
-        h1, h1p, h2, h3, h3p = mean(n, k, "h1"), mean(n, k, "h1", 1), mean(n, k, "h2"), mean(n, k, "h3"), mean(n, k, "h3", 1)
+        h1, h1p, h2, h2p, h3, h3p = mean(n, k, "h1"), mean(n, k, "h1", 1), mean(n, k, "h2"), mean(n, k, "h2", 1), mean(n, k, "h3"), mean(n, k, "h3", 1)
         rss = max((x[0] for x in v.get((n, k, "rss"), [])), default=None)
         org = sum(x[0] for x in v.get((n, k, "origin"), []))
-        table.append(f"| {n} | {int(k):,} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
+        table.append(f"| {n} | {int(k):,} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h2p, '.2f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
                      f"{r(h1, mean('nginx', k, 'h1'))} | {r(h2, mean('nginx', k, 'h2'))} | {r(h3, mean('nginx', k, 'h3'))} | {r(h3, h2)} | {org:.0f} |")
 print("\n".join(table))
 if write == "1":

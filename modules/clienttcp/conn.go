@@ -80,6 +80,7 @@ type conn struct {
 
 	wmu        sync.Mutex
 	out        frameScanner // server to client, HTTP/2 only
+	h2w        *coalescer   // HTTP/2 only: where the server's writes go (h2writer.go)
 	inject     []byte       // frames to write at the next frame boundary
 	sentGoAway bool         // the server sent its own GOAWAY
 }
@@ -201,6 +202,7 @@ func (c *conn) observe(p []byte) {
 			return
 		}
 		c.proto = protoHTTP2
+		c.h2w = newCoalescer(c.Conn)
 		c.isHTTP2.Store(true)
 		p = p[k:]
 	}
@@ -275,7 +277,7 @@ func (c *conn) writeHTTP2(p []byte) (int, error) {
 	start := 0
 	for i := 0; i < len(p); {
 		if c.inject != nil && c.out.atBoundary() {
-			if _, err := c.Conn.Write(p[start:i]); err != nil {
+			if _, err := c.h2w.Write(p[start:i]); err != nil {
 				return start, err
 			}
 			start = i
@@ -289,7 +291,7 @@ func (c *conn) writeHTTP2(p []byte) (int, error) {
 			c.sentGoAway = true
 		}
 	}
-	n, err := c.Conn.Write(p[start:])
+	n, err := c.h2w.Write(p[start:])
 	return start + n, err
 }
 
@@ -297,7 +299,7 @@ func (c *conn) writeHTTP2(p []byte) (int, error) {
 func (c *conn) writeInjected() error {
 	frames := c.inject
 	c.inject = nil
-	_, err := c.Conn.Write(frames)
+	_, err := c.h2w.Write(frames)
 	return err
 }
 
@@ -445,9 +447,13 @@ func (c *conn) Close() error {
 		c.Conn.Close()
 		return nil
 	}
+	h2w := c.h2w
 	c.mu.Unlock()
 	c.ln.forget(c)
 	c.ackDone()
+	if h2w != nil {
+		h2w.close()
+	}
 	return c.Conn.Close()
 }
 

@@ -34,10 +34,10 @@ func countedSince(t *testing.T, c prometheus.Counter) func() float64 {
 	return func() float64 { return counterValue(t, c) - base }
 }
 
-// runCountingServer runs Caddy with client_tcp on a cleartext server that
-// speaks HTTP/1.1 and HTTP/2 (h2c, prior knowledge) and echoes request
-// bodies, and returns its address.
-func runCountingServer(t *testing.T) string {
+// runWrappedServer runs Caddy with client_tcp on a cleartext server that
+// speaks HTTP/1.1 and HTTP/2 (h2c, prior knowledge) with handler as its
+// site's, and returns its address.
+func runWrappedServer(t *testing.T, handler string) string {
 	port := testcaddy.FreePort(t)
 	testcaddy.Run(t, `{
 	admin off
@@ -49,10 +49,25 @@ func runCountingServer(t *testing.T) string {
 	}
 }
 http://127.0.0.1:`+port+` {
-	respond "{http.request.body}"
+	`+handler+`
 }
 `)
 	return "127.0.0.1:" + port
+}
+
+// runCountingServer runs a wrapped server that echoes request bodies.
+func runCountingServer(t *testing.T) string {
+	return runWrappedServer(t, `respond "{http.request.body}"`)
+}
+
+// h2cTransport speaks HTTP/2 with prior knowledge to addr.
+func h2cTransport(addr string) *http.Transport {
+	tr := &http.Transport{Protocols: new(http.Protocols)}
+	tr.Protocols.SetUnencryptedHTTP2(true)
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	return tr
 }
 
 // Every HTTP/1.1 request on a connection is counted once, as the server
@@ -101,11 +116,7 @@ func TestHTTP1RequestsCounted(t *testing.T) {
 func TestHTTP2RequestsCounted(t *testing.T) {
 	addr := runCountingServer(t)
 	h2 := countedSince(t, requestmetric.HTTP2)
-	tr := &http.Transport{Protocols: new(http.Protocols)}
-	tr.Protocols.SetUnencryptedHTTP2(true)
-	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, network, addr)
-	}
+	tr := h2cTransport(addr)
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr}
 	send := func(req *http.Request) {
