@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +197,55 @@ func TestTruncatedTrace(t *testing.T) {
 	}
 	if _, err := Read(strings.NewReader("\x1e{\"time\":3,\"na\n\x1e" + page + "\n")); err == nil {
 		t.Fatal("a broken record in the middle was accepted")
+	}
+}
+
+// The edge's controller events give each page the model at its start and
+// the time it spent in each state while it was sent; WritePages lists them.
+func TestModelAndStatesPerPage(t *testing.T) {
+	trace := strings.Join([]string{
+		`{"time":0,"name":"recovery:metrics_updated","data":{"congestion_window":40000}}`,
+		`{"time":0,"name":"recovery:congestion_state_updated","data":{"new":"startup","trigger":"restart_from_idle"}}`,
+		`{"time":0,"name":"lastmile:congestion_model_updated","data":{"state":"startup","congestion_window":40000,"pacing_rate":8000000,"max_bw":0,"bw":0}}`,
+		`{"time":1,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":1000}]}}`,
+		`{"time":21,"name":"recovery:congestion_state_updated","data":{"old":"startup","new":"drain","trigger":"ack"}}`,
+		`{"time":25,"name":"recovery:congestion_state_updated","data":{"old":"drain","new":"probe_bw_down","trigger":"ack"}}`,
+		`{"time":31,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":60,"length":1000}]}}`,
+		`{"time":40,"name":"lastmile:congestion_model_updated","data":{"state":"probe_bw_cruise","in_recovery":true,"congestion_window":30000,"pacing_rate":40000000,"max_bw":48000000,"bw":40000000,"bw_shortterm":40000000,"min_rtt":7.5,"inflight_longterm":90000,"inflight_shortterm":30000,"extra_acked":1200,"random_loss":0.05}}`,
+		`{"time":40,"name":"recovery:congestion_state_updated","data":{"old":"probe_bw_down","new":"probe_bw_cruise","trigger":"loss"}}`,
+		`{"time":100,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
+		`{"time":110,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
+	}, "\n\x1e")
+	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) != 2 {
+		t.Fatalf("%d pages: %+v", len(pages), pages)
+	}
+	p0, p1 := pages[0], pages[1]
+	if p0.ModelAtStart.State != "startup" || p0.ModelAtStart.Cwnd != 40000 || p0.ModelAtStart.PacingRate != 1_000_000 {
+		t.Errorf("page 0 model: %+v", p0.ModelAtStart)
+	}
+	wantStates := map[string]time.Duration{"startup": 20 * time.Millisecond, "drain": 4 * time.Millisecond, "probe_bw_down": 6 * time.Millisecond}
+	if !maps.Equal(p0.StateTime, wantStates) {
+		t.Errorf("page 0 states: %v, want %v", p0.StateTime, wantStates)
+	}
+	want := Model{State: "probe_bw_cruise", InRecovery: true, Cwnd: 30000, PacingRate: 5_000_000, MaxBw: 6_000_000,
+		Bw: 5_000_000, BwShortterm: 5_000_000, MinRTT: 7500 * time.Microsecond, InflightHi: 90000, InflightLo: 30000,
+		ExtraAcked: 1200, RandomLoss: 0.05}
+	if p1.ModelAtStart != want {
+		t.Errorf("page 1 model: %+v, want %+v", p1.ModelAtStart, want)
+	}
+	if !maps.Equal(p1.StateTime, map[string]time.Duration{"probe_bw_cruise": 10 * time.Millisecond}) {
+		t.Errorf("page 1 states: %v", p1.StateTime)
+	}
+	var out strings.Builder
+	if err := WritePages(&out, pages); err != nil {
+		t.Fatal(err)
+	}
+	row := "| 1 | 10 | 40 | probe_bw_cruise | 48.0 | 40.0 | 7.5 | 90 | 30 | 0 | 0 | probe_bw_cruise 10 |"
+	if !strings.Contains(out.String(), row) || !strings.Contains(out.String(), "| 0 | 30 | 40 | startup | - | - | - | - | - | 0 | 0 | drain 4, probe_bw_down 6, startup 20 |") {
+		t.Errorf("table:\n%s\nwant a row %s", out.String(), row)
 	}
 }
