@@ -83,9 +83,10 @@ func (b *closingBuffer) Write(p []byte) (int, error) {
 func (b *closingBuffer) Close() error { close(b.closed); return nil }
 
 // A real connection on lastmile's BBR, traced by quic-go's qlog writer:
-// the trace gets the controller's states, in a chain from Startup, and its
-// model, and is closed (so flushed) when the connection ends, although the
-// controller's producer was added from outside quic-go.
+// the trace gets the controller's states, a chain from Startup (a short
+// transfer may end in it), and its model, and is closed (so flushed) when
+// the connection ends, although the controller's producer was added from
+// outside quic-go.
 func TestRealConnectionTracesBBR(t *testing.T) {
 	cc := New("bbr", bbr.New, false)
 	file := &closingBuffer{closed: make(chan struct{})}
@@ -167,7 +168,7 @@ func TestRealConnectionTracesBBR(t *testing.T) {
 		}
 		return
 	}
-	if len(states) < 2 || states[0] != "startup" || models == 0 {
+	if len(states) == 0 || states[0] != "startup" || models == 0 {
 		t.Errorf("states %v, %d model events with a bandwidth estimate", states, models)
 	}
 }
