@@ -77,24 +77,7 @@ func TestJitterKeepsKeptWindow(t *testing.T) {
 		}
 		lo = b.inflightShortterm
 	}
-	var small int
-	minCwnd := int64(infinite)
-	for page := range 40 {
-		if page > 3 {
-			minCwnd = min(minCwnd, b.cwnd)
-			if b.cwnd < p.bdp() {
-				small++
-			}
-		}
-		for _, part := range []int64{20_000, 177_000} {
-			target := s.stats.delivered + part
-			s.send(part)
-			if !s.runUntil(func() bool { return s.stats.delivered >= target }, time.Minute) {
-				t.Fatalf("page %d did not finish in a minute", page)
-			}
-		}
-		s.run(20 * time.Millisecond)
-	}
+	small, minCwnd := loadKeptPages(t, s, b)
 	t.Logf("%d cuts of the short-term model; %d of 36 pages started with less than one BDP (%d bytes) of window, the least %d; jitter %v, min_rtt %v, random loss %.4f",
 		cuts, small, p.bdp(), minCwnd, b.rttJitter, b.minRTT, b.randomLoss)
 	if small > 2 {

@@ -128,7 +128,7 @@ func complete(traces map[string][]Page) bool {
 // Records split on the JSON-SEQ separator; losses, probe timeouts and
 // spurious losses go to the page being sent when they happen.
 func TestCountsLossEventsPerPage(t *testing.T) {
-	trace := strings.Join([]string{
+	pages := readRecords(t,
 		`{"qlog_version":"0.3"}`,
 		`{"time":1,"name":"recovery:metrics_updated","data":{"congestion_window":40000,"smoothed_rtt":100}}`,
 		`{"time":2,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":1000}]}}`,
@@ -138,11 +138,7 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 		`{"time":302,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":2,"length":50},{"frame_type":"stream","stream_id":64,"length":3000}]}}`,
 		`{"time":303,"name":"recovery:packet_lost","data":{"header":{"packet_type":"1RTT","packet_number":7},"trigger":"reordering_threshold"}}`,
 		`{"time":304,"name":"recovery:spurious_loss","data":{"packet_number":7}}`,
-	}, "\n\x1e")
-	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	if len(pages) != 2 {
 		t.Fatalf("%d pages: %+v", len(pages), pages)
 	}
@@ -163,17 +159,13 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 // counted in the first smoothed RTT the trace reports, not in none (which
 // read the whole page as sent in one round trip).
 func TestPageBeforeFirstRTTSample(t *testing.T) {
-	trace := strings.Join([]string{
+	pages := readRecords(t,
 		`{"time":1,"name":"recovery:metrics_updated","data":{"congestion_window":5120}}`,
 		`{"time":677,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":40000}]}}`,
 		`{"time":1065,"name":"recovery:metrics_updated","data":{"congestion_window":42000,"smoothed_rtt":400}}`,
 		`{"time":1200,"name":"recovery:metrics_updated","data":{"smoothed_rtt":500}}`,
 		`{"time":2277,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":60,"length":40000}]}}`,
-	}, "\n\x1e")
-	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	if len(pages) != 1 {
 		t.Fatalf("%d pages: %+v", len(pages), pages)
 	}
@@ -181,6 +173,16 @@ func TestPageBeforeFirstRTTSample(t *testing.T) {
 	if p.CwndAtStart != 5120 || p.SRTTAtStart != 400*time.Millisecond || p.Duration != 1600*time.Millisecond || p.BytesPerRTT != 20000 {
 		t.Errorf("page: %+v", p)
 	}
+}
+
+// readRecords reads a trace made of the given JSON-SEQ records.
+func readRecords(t *testing.T, records ...string) []Page {
+	t.Helper()
+	pages, err := Read(strings.NewReader("\x1e" + strings.Join(records, "\n\x1e") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
 }
 
 func serverTLS(t *testing.T) *tls.Config {
@@ -203,7 +205,7 @@ func TestTruncatedTrace(t *testing.T) {
 // The edge's controller events give each page the model at its start and
 // the time it spent in each state while it was sent; WritePages lists them.
 func TestModelAndStatesPerPage(t *testing.T) {
-	trace := strings.Join([]string{
+	pages := readRecords(t,
 		`{"time":0,"name":"recovery:metrics_updated","data":{"congestion_window":40000}}`,
 		`{"time":0,"name":"recovery:congestion_state_updated","data":{"new":"startup","trigger":"restart_from_idle"}}`,
 		`{"time":0,"name":"lastmile:congestion_model_updated","data":{"state":"startup","congestion_window":40000,"pacing_rate":8000000,"max_bw":0,"bw":0}}`,
@@ -215,11 +217,7 @@ func TestModelAndStatesPerPage(t *testing.T) {
 		`{"time":40,"name":"recovery:congestion_state_updated","data":{"old":"probe_bw_down","new":"probe_bw_cruise","trigger":"loss"}}`,
 		`{"time":100,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
 		`{"time":110,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
-	}, "\n\x1e")
-	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	if len(pages) != 2 {
 		t.Fatalf("%d pages: %+v", len(pages), pages)
 	}
