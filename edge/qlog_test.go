@@ -51,7 +51,7 @@ func waitQlog(t *testing.T, dir string, done func(files []string, total int64) b
 }
 
 // qlog_dir writes each connection's qlog, with the congestion controller's
-// metrics.
+// metrics, its states and its model (BBR, the default controller).
 func TestQlogDirTracesEachConnection(t *testing.T) {
 	dir := t.TempDir()
 	e := startEdgeWith(t, withQlog(dir, "64MiB"))
@@ -68,7 +68,9 @@ func TestQlogDirTracesEachConnection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return bytes.Contains(data, []byte(`"recovery:metrics_updated"`)) && bytes.Contains(data, []byte(`"congestion_window"`))
+		return bytes.Contains(data, []byte(`"recovery:metrics_updated"`)) && bytes.Contains(data, []byte(`"congestion_window"`)) &&
+			bytes.Contains(data, []byte(`"recovery:congestion_state_updated"`)) && bytes.Contains(data, []byte(`"new":"startup"`)) &&
+			bytes.Contains(data, []byte(`"lastmile:congestion_model_updated"`)) && bytes.Contains(data, []byte(`"max_bw"`))
 	})
 }
 

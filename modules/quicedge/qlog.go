@@ -8,6 +8,7 @@ import (
 	"github.com/quic-go/quic-go/qlogwriter"
 	"go.uber.org/zap"
 
+	"github.com/lastmile-edge/lastmile/internal/congestion/quichook"
 	"github.com/lastmile-edge/lastmile/internal/qlogdir"
 )
 
@@ -45,9 +46,18 @@ func (a *App) provisionQlog() error {
 }
 
 // qlogTracer is quic.Config's Tracer: nil (no tracing) unless qlog is on.
+// A connection's congestion controller writes its state and model into the
+// same trace: quic-go calls the tracer with the context connContext made,
+// before the connection sends.
 func (a *App) qlogTracer() func(context.Context, bool, quic.ConnectionID) qlogwriter.Trace {
 	if a.qlog == nil {
 		return nil
 	}
-	return a.qlog.Tracer
+	return func(ctx context.Context, isClient bool, connID quic.ConnectionID) qlogwriter.Trace {
+		trace := a.qlog.Tracer(ctx, isClient, connID)
+		if cc, ok := ctx.Value(connControllerKey).(*quichook.Conn); ok && trace != nil {
+			cc.TraceTo(ctx, trace)
+		}
+		return trace
+	}
 }

@@ -101,8 +101,9 @@ type BBR struct {
 	round                  lossRound // the loss round under way
 	lastRound              lossRound // the one that ended on this ACK
 	ecnAlpha               float64
-	randomLoss             float64 // the path's loss rate without a queue
-	randomLossEvents       float64 // its loss events per packet (burst.go)
+	randomLoss             float64       // the path's loss rate without a queue
+	randomLossEvents       float64       // its loss events per packet (burst.go)
+	rttJitter              time.Duration // the path's RTT spread without a queue (jitter.go)
 	lossRoundDelivered     int64
 	lossRoundStart         bool
 	isLossInRound          bool
@@ -258,9 +259,7 @@ func (b *BBR) OnAck(ev congestion.AckEvent) {
 		if b.connMinRTT == 0 || rs.rtt < b.connMinRTT {
 			b.connMinRTT = rs.rtt
 		}
-		if b.round.minRTT == 0 || rs.rtt < b.round.minRTT {
-			b.round.minRTT = rs.rtt
-		}
+		b.round.noteRTT(rs.rtt)
 	}
 	if srtt := ev.RTT.Smoothed; !b.pacingInitialised && !b.fullBwReached {
 		if srtt <= 0 && rs.hasData {

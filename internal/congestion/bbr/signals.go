@@ -162,6 +162,10 @@ type lossRound struct {
 	lostRanges              int   // discontiguous ranges of lost packets
 	ackedPackets, cePackets int64
 	minRTT                  time.Duration // the least RTT sample; 0: none
+	maxRTT                  time.Duration // the greatest RTT sample
+	// jitter is the RTT spread the path shows without a queue (jitter.go),
+	// as estimated when the round closed.
+	jitter time.Duration
 }
 
 func (r *lossRound) lossRate() float64 {
@@ -172,13 +176,13 @@ func (r *lossRound) lossRate() float64 {
 }
 
 // queued reports whether even the fastest packet of the round waited in a
-// queue: its RTT exceeded min_rtt by an eighth (2 ms at least), more than
-// jitter explains.
+// queue: its RTT exceeded min_rtt by an eighth (2 ms at least) and by more
+// than the path's jitter explains.
 func (r *lossRound) queued(minRTT time.Duration) bool {
 	if r.minRTT == 0 || minRTT == noRTT {
 		return false
 	}
-	return r.minRTT > minRTT+max(minRTT/8, 2*time.Millisecond)
+	return r.minRTT > minRTT+max(minRTT/8, 2*time.Millisecond, r.jitter)
 }
 
 // closeLossRound ends a loss round: its ECN account, and the estimate of
@@ -187,6 +191,8 @@ func (b *BBR) closeLossRound(now congestion.Time) {
 	b.lastRound = b.round
 	b.round = lossRound{}
 	r := &b.lastRound
+	r.jitter = b.rttJitter
+	b.updateJitter(r)
 	if r.ackedPackets > 0 {
 		ratio := min(float64(r.cePackets)/float64(r.ackedPackets), 1)
 		b.ecnAlpha += ecnAlphaGain * (ratio - b.ecnAlpha)

@@ -28,6 +28,7 @@ type Conn struct {
 	now        func() int64 // the sender's clock, once a path exists
 	stats      Stats
 	stateSince int64
+	trace      *modelTrace // nil: no qlog (qlog.go)
 }
 
 // Stats are a connection's controller state and history.
@@ -97,15 +98,21 @@ func (c *Conn) Stats() Stats {
 func (c *Conn) factory(initialMaxDatagramSize int64, now func() int64, builtin func(reno bool) wireController) wireController {
 	c.consulted.Store(true)
 	var inner wireController
+	model := func() congestion.Model { return modelFromInfo(inner.Info()) }
 	if c.newCtrl != nil {
-		inner = &adapter{c: c.newCtrl(congestion.Conn{
+		ctrl := c.newCtrl(congestion.Conn{
 			InitialMaxDatagramSize: initialMaxDatagramSize,
 			Now:                    func() congestion.Time { return congestion.Time(now()) },
-		})}
+		})
+		inner = &adapter{c: ctrl}
+		if r, ok := ctrl.(congestion.ModelReporter); ok {
+			model = r.Model
+		}
 	} else {
 		inner = builtin(c.reno)
 	}
 	c.mu.Lock()
+	trace := c.trace
 	c.now = now
 	c.stats.Paths++
 	// A migration drops the old path's packets in flight.
@@ -113,23 +120,30 @@ func (c *Conn) factory(initialMaxDatagramSize int64, now func() int64, builtin f
 		c.stats.Busy += time.Duration(now() - start)
 	}
 	c.mu.Unlock()
-	o := &observed{conn: c, wireController: inner}
+	o := &observed{conn: c, wireController: inner, trace: trace, model: model}
 	o.publish(now(), 0, false)
 	return o
 }
 
-// observed passes quic-go's calls to the controller and publishes its state
-// after each ACK.
+// observed passes quic-go's calls to the controller, publishes its state
+// after each ACK, and traces its model into the qlog, if any.
 type observed struct {
 	conn *Conn
 	wireController
+	trace *modelTrace
+	model func() congestion.Model
 }
+
+var _ wireSpuriousLossController = (*observed)(nil)
 
 func (o *observed) OnPacketSent(now int64, p wirePacket, bytesInFlight int64, isRetransmittable bool) {
 	if bytesInFlight > 0 && o.conn.busyStart.Load() == 0 {
 		o.conn.busyStart.Store(now)
 	}
 	o.wireController.OnPacketSent(now, p, bytesInFlight, isRetransmittable)
+	if o.trace != nil && isRetransmittable && bytesInFlight == p.Bytes {
+		o.trace.record(o.model(), triggerRestart)
+	}
 }
 
 func (o *observed) OnAck(ev wireAckEvent) {
@@ -139,6 +153,31 @@ func (o *observed) OnAck(ev wireAckEvent) {
 		acked += p.Bytes
 	}
 	o.publish(ev.Now, acked, ev.BytesInFlight == 0)
+	if o.trace != nil {
+		trigger := triggerAck
+		if len(ev.Lost) > 0 {
+			trigger = triggerLoss
+		}
+		o.trace.record(o.model(), trigger)
+	}
+}
+
+func (o *observed) OnRetransmissionTimeout(packetsRetransmitted bool) {
+	o.wireController.OnRetransmissionTimeout(packetsRetransmitted)
+	if o.trace != nil {
+		o.trace.record(o.model(), triggerPTO)
+	}
+}
+
+// OnSpuriousLoss passes the report on: quic-go looks for the method on the
+// controller the factory returned, which is this one.
+func (o *observed) OnSpuriousLoss(now, packetNumber, sentTime int64) {
+	if s, ok := o.wireController.(wireSpuriousLossController); ok {
+		s.OnSpuriousLoss(now, packetNumber, sentTime)
+	}
+	if o.trace != nil {
+		o.trace.record(o.model(), triggerSpurious)
+	}
 }
 
 // publish records the controller's state at now, acked more bytes

@@ -48,6 +48,7 @@ var helpers = map[string]func(args []string) error{
 	"fetch":       fetchCmd,
 	"wt-origin":   wtOrigin,
 	"wt-transfer": wtTransfer,
+	"qlog-pages":  qlogPages,
 }
 
 func echoServer(args []string) error {

@@ -1,8 +1,10 @@
 // Package qlogstat reads the qlog files quic-go writes (JSON-SEQ .sqlog)
 // on the sending side of a connection and summarises, per page load, what
 // its congestion controller did: the window it started the page with, how
-// many bytes it moved per round trip, and its probe timeouts and losses by
-// trigger. The lab's page loads send a page as 16 requests on consecutive
+// many bytes it moved per round trip, its probe timeouts and losses by
+// trigger, and, from the edge's own controller events (quichook), the
+// controller's state and model at the page's start and the time it spent
+// in each state while it sent the page. The lab's page loads send a page as 16 requests on consecutive
 // client bidirectional streams, so a page is a run of 16 stream ids.
 package qlogstat
 
@@ -43,6 +45,31 @@ type Page struct {
 	// them ("reordering_threshold", "time_threshold"; "" if the trace did
 	// not say).
 	SpuriousBy map[string]int
+	// ModelAtStart is the controller's model when the page's first packet
+	// left (the last lastmile:congestion_model_updated before it; zero in
+	// traces without those events).
+	ModelAtStart Model
+	// StateTime is the time spent in each controller state between the
+	// page's first and last packet (recovery:congestion_state_updated).
+	StateTime map[string]time.Duration
+}
+
+// Model is the controller's state and model as the edge traces it
+// (lastmile:congestion_model_updated): rates in bytes per second, volumes
+// in bytes, unset bounds 0.
+type Model struct {
+	State                  string
+	InRecovery             bool
+	Cwnd, PacingRate       int64
+	MaxBw, Bw, BwShortterm int64
+	MinRTT                 time.Duration
+	InflightHi, InflightLo int64 // inflight_longterm, inflight_shortterm
+	ExtraAcked             int64
+	RandomLoss             float64
+	// LossRoundMinRTT and LossRoundLoss are the last loss round's least
+	// RTT and loss rate.
+	LossRoundMinRTT time.Duration
+	LossRoundLoss   float64
 }
 
 type record struct {
@@ -76,6 +103,44 @@ type spuriousLoss struct {
 	PacketNumber int64 `json:"packet_number"` // 1-RTT: quic-go detects spurious losses of those only
 }
 
+type modelUpdated struct {
+	State             string  `json:"state"`
+	InRecovery        bool    `json:"in_recovery"`
+	Cwnd              int64   `json:"congestion_window"`
+	PacingRate        int64   `json:"pacing_rate"` // bits per second
+	MaxBw             int64   `json:"max_bw"`
+	Bw                int64   `json:"bw"`
+	BwShortterm       int64   `json:"bw_shortterm"`
+	MinRTT            float64 `json:"min_rtt"` // ms
+	InflightLongterm  int64   `json:"inflight_longterm"`
+	InflightShortterm int64   `json:"inflight_shortterm"`
+	ExtraAcked        int64   `json:"extra_acked"`
+	RandomLoss        float64 `json:"random_loss"`
+	LossRoundMinRTT   float64 `json:"loss_round_min_rtt"` // ms
+	LossRoundLoss     float64 `json:"loss_round_loss"`
+}
+
+func (m modelUpdated) model() Model {
+	return Model{
+		State: m.State, InRecovery: m.InRecovery, Cwnd: m.Cwnd, PacingRate: m.PacingRate / 8,
+		MaxBw: m.MaxBw / 8, Bw: m.Bw / 8, BwShortterm: m.BwShortterm / 8,
+		MinRTT:     time.Duration(m.MinRTT * float64(time.Millisecond)),
+		InflightHi: m.InflightLongterm, InflightLo: m.InflightShortterm,
+		ExtraAcked: m.ExtraAcked, RandomLoss: m.RandomLoss,
+		LossRoundMinRTT: time.Duration(m.LossRoundMinRTT * float64(time.Millisecond)), LossRoundLoss: m.LossRoundLoss,
+	}
+}
+
+type stateUpdated struct {
+	New string `json:"new"`
+}
+
+// stateChange is the controller entering a state at a time (ms).
+type stateChange struct {
+	at    float64
+	state string
+}
+
 type lossTimer struct {
 	EventType string `json:"event_type"`
 	TimerType string `json:"timer_type"`
@@ -101,6 +166,8 @@ func Read(r io.Reader) ([]Page, error) {
 		last    = map[int]float64{}
 		cwnd    int64
 		srtt    time.Duration
+		model   Model
+		states  []stateChange
 		// lostBy is the trigger that declared each 1-RTT packet lost.
 		lostBy = map[int64]string{}
 	)
@@ -109,7 +176,8 @@ func Read(r io.Reader) ([]Page, error) {
 			pages = append(pages, nil)
 		}
 		if pages[i] == nil {
-			pages[i] = &Page{Index: i, CwndAtStart: cwnd, SRTTAtStart: srtt, Lost: map[string]int{}, SpuriousBy: map[string]int{}}
+			pages[i] = &Page{Index: i, CwndAtStart: cwnd, SRTTAtStart: srtt, Lost: map[string]int{}, SpuriousBy: map[string]int{},
+				ModelAtStart: model, StateTime: map[string]time.Duration{}}
 			first[i] = at
 		}
 		return pages[i]
@@ -179,6 +247,18 @@ func Read(r io.Reader) ([]Page, error) {
 				current.Spurious++
 				current.SpuriousBy[lostBy[sl.PacketNumber]]++
 			}
+		case "lastmile:congestion_model_updated":
+			var m modelUpdated
+			if err := json.Unmarshal(rec.Data, &m); err != nil {
+				return nil, err
+			}
+			model = m.model()
+		case "recovery:congestion_state_updated":
+			var su stateUpdated
+			if err := json.Unmarshal(rec.Data, &su); err != nil {
+				return nil, err
+			}
+			states = append(states, stateChange{at: rec.Time, state: su.New})
 		case "recovery:loss_timer_updated":
 			var lt lossTimer
 			if err := json.Unmarshal(rec.Data, &lt); err != nil {
@@ -198,6 +278,7 @@ func Read(r io.Reader) ([]Page, error) {
 			continue
 		}
 		p.Duration = time.Duration((last[i] - first[i]) * float64(time.Millisecond))
+		addStateTime(p.StateTime, states, first[i], last[i])
 		rtts := 1.0
 		if p.SRTTAtStart > 0 {
 			rtts = max(1, float64(p.Duration)/float64(p.SRTTAtStart))
@@ -206,6 +287,20 @@ func Read(r io.Reader) ([]Page, error) {
 		out = append(out, *p)
 	}
 	return out, nil
+}
+
+// addStateTime adds to st the time of [from, to] (ms) spent in each state
+// of the timeline states (in trace order).
+func addStateTime(st map[string]time.Duration, states []stateChange, from, to float64) {
+	for k, c := range states {
+		end := to
+		if k+1 < len(states) {
+			end = min(end, states[k+1].at)
+		}
+		if start := max(c.at, from); end > start {
+			st[c.state] += time.Duration((end - start) * float64(time.Millisecond))
+		}
+	}
 }
 
 // ReadDir summarises every sender-side trace (*_server.sqlog) in dir, by

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -127,7 +128,7 @@ func complete(traces map[string][]Page) bool {
 // Records split on the JSON-SEQ separator; losses, probe timeouts and
 // spurious losses go to the page being sent when they happen.
 func TestCountsLossEventsPerPage(t *testing.T) {
-	trace := strings.Join([]string{
+	pages := readRecords(t,
 		`{"qlog_version":"0.3"}`,
 		`{"time":1,"name":"recovery:metrics_updated","data":{"congestion_window":40000,"smoothed_rtt":100}}`,
 		`{"time":2,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":1000}]}}`,
@@ -137,11 +138,7 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 		`{"time":302,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":2,"length":50},{"frame_type":"stream","stream_id":64,"length":3000}]}}`,
 		`{"time":303,"name":"recovery:packet_lost","data":{"header":{"packet_type":"1RTT","packet_number":7},"trigger":"reordering_threshold"}}`,
 		`{"time":304,"name":"recovery:spurious_loss","data":{"packet_number":7}}`,
-	}, "\n\x1e")
-	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	if len(pages) != 2 {
 		t.Fatalf("%d pages: %+v", len(pages), pages)
 	}
@@ -162,17 +159,13 @@ func TestCountsLossEventsPerPage(t *testing.T) {
 // counted in the first smoothed RTT the trace reports, not in none (which
 // read the whole page as sent in one round trip).
 func TestPageBeforeFirstRTTSample(t *testing.T) {
-	trace := strings.Join([]string{
+	pages := readRecords(t,
 		`{"time":1,"name":"recovery:metrics_updated","data":{"congestion_window":5120}}`,
 		`{"time":677,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":40000}]}}`,
 		`{"time":1065,"name":"recovery:metrics_updated","data":{"congestion_window":42000,"smoothed_rtt":400}}`,
 		`{"time":1200,"name":"recovery:metrics_updated","data":{"smoothed_rtt":500}}`,
 		`{"time":2277,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":60,"length":40000}]}}`,
-	}, "\n\x1e")
-	pages, err := Read(strings.NewReader("\x1e" + trace + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	if len(pages) != 1 {
 		t.Fatalf("%d pages: %+v", len(pages), pages)
 	}
@@ -180,6 +173,16 @@ func TestPageBeforeFirstRTTSample(t *testing.T) {
 	if p.CwndAtStart != 5120 || p.SRTTAtStart != 400*time.Millisecond || p.Duration != 1600*time.Millisecond || p.BytesPerRTT != 20000 {
 		t.Errorf("page: %+v", p)
 	}
+}
+
+// readRecords reads a trace made of the given JSON-SEQ records.
+func readRecords(t *testing.T, records ...string) []Page {
+	t.Helper()
+	pages, err := Read(strings.NewReader("\x1e" + strings.Join(records, "\n\x1e") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
 }
 
 func serverTLS(t *testing.T) *tls.Config {
@@ -196,5 +199,51 @@ func TestTruncatedTrace(t *testing.T) {
 	}
 	if _, err := Read(strings.NewReader("\x1e{\"time\":3,\"na\n\x1e" + page + "\n")); err == nil {
 		t.Fatal("a broken record in the middle was accepted")
+	}
+}
+
+// The edge's controller events give each page the model at its start and
+// the time it spent in each state while it was sent; WritePages lists them.
+func TestModelAndStatesPerPage(t *testing.T) {
+	pages := readRecords(t,
+		`{"time":0,"name":"recovery:metrics_updated","data":{"congestion_window":40000}}`,
+		`{"time":0,"name":"recovery:congestion_state_updated","data":{"new":"startup","trigger":"restart_from_idle"}}`,
+		`{"time":0,"name":"lastmile:congestion_model_updated","data":{"state":"startup","congestion_window":40000,"pacing_rate":8000000,"max_bw":0,"bw":0}}`,
+		`{"time":1,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":0,"length":1000}]}}`,
+		`{"time":21,"name":"recovery:congestion_state_updated","data":{"old":"startup","new":"drain","trigger":"ack"}}`,
+		`{"time":25,"name":"recovery:congestion_state_updated","data":{"old":"drain","new":"probe_bw_down","trigger":"ack"}}`,
+		`{"time":31,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":60,"length":1000}]}}`,
+		`{"time":40,"name":"lastmile:congestion_model_updated","data":{"state":"probe_bw_cruise","in_recovery":true,"congestion_window":30000,"pacing_rate":40000000,"max_bw":48000000,"bw":40000000,"bw_shortterm":40000000,"min_rtt":7.5,"inflight_longterm":90000,"inflight_shortterm":30000,"extra_acked":1200,"random_loss":0.05}}`,
+		`{"time":40,"name":"recovery:congestion_state_updated","data":{"old":"probe_bw_down","new":"probe_bw_cruise","trigger":"loss"}}`,
+		`{"time":100,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
+		`{"time":110,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
+	)
+	if len(pages) != 2 {
+		t.Fatalf("%d pages: %+v", len(pages), pages)
+	}
+	p0, p1 := pages[0], pages[1]
+	if p0.ModelAtStart.State != "startup" || p0.ModelAtStart.Cwnd != 40000 || p0.ModelAtStart.PacingRate != 1_000_000 {
+		t.Errorf("page 0 model: %+v", p0.ModelAtStart)
+	}
+	wantStates := map[string]time.Duration{"startup": 20 * time.Millisecond, "drain": 4 * time.Millisecond, "probe_bw_down": 6 * time.Millisecond}
+	if !maps.Equal(p0.StateTime, wantStates) {
+		t.Errorf("page 0 states: %v, want %v", p0.StateTime, wantStates)
+	}
+	want := Model{State: "probe_bw_cruise", InRecovery: true, Cwnd: 30000, PacingRate: 5_000_000, MaxBw: 6_000_000,
+		Bw: 5_000_000, BwShortterm: 5_000_000, MinRTT: 7500 * time.Microsecond, InflightHi: 90000, InflightLo: 30000,
+		ExtraAcked: 1200, RandomLoss: 0.05}
+	if p1.ModelAtStart != want {
+		t.Errorf("page 1 model: %+v, want %+v", p1.ModelAtStart, want)
+	}
+	if !maps.Equal(p1.StateTime, map[string]time.Duration{"probe_bw_cruise": 10 * time.Millisecond}) {
+		t.Errorf("page 1 states: %v", p1.StateTime)
+	}
+	var out strings.Builder
+	if err := WritePages(&out, pages); err != nil {
+		t.Fatal(err)
+	}
+	row := "| 1 | 10 | 40 | probe_bw_cruise | 48.0 | 40.0 | 7.5 | 90 | 30 | 0 | 0 | probe_bw_cruise 10 |"
+	if !strings.Contains(out.String(), row) || !strings.Contains(out.String(), "| 0 | 30 | 40 | startup | - | - | - | - | - | 0 | 0 | drain 4, probe_bw_down 6, startup 20 |") {
+		t.Errorf("table:\n%s\nwant a row %s", out.String(), row)
 	}
 }
