@@ -151,7 +151,8 @@ func TestRealConnectionTracesBBR(t *testing.T) {
 		}
 		switch rec.Name {
 		case "recovery:congestion_state_updated":
-			if len(states) > 0 && rec.Data.Old != states[len(states)-1] {
+			// Upstream quic-go's NewReno traces its own states, without "old".
+			if !upstreamQuicGo && len(states) > 0 && rec.Data.Old != states[len(states)-1] {
 				t.Errorf("state %q follows %q, event says from %q", rec.Data.New, states[len(states)-1], rec.Data.Old)
 			}
 			states = append(states, rec.Data.New)
@@ -163,8 +164,8 @@ func TestRealConnectionTracesBBR(t *testing.T) {
 	}
 	if upstreamQuicGo {
 		checkUpstream(t, cc)
-		if len(states) != 0 {
-			t.Errorf("upstream quic-go: controller states %v traced", states)
+		if models != 0 {
+			t.Errorf("upstream quic-go: %d model events of a controller that was never installed", models)
 		}
 		return
 	}
