@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -15,15 +16,41 @@ import (
 	_ "github.com/caddyserver/caddy/v2/caddyconfig/caddyfile" // the caddyfile adapter
 )
 
-// FreePort returns a TCP port free on loopback now.
+// FreePort returns a TCP port free on loopback now, and never one it
+// returned before in this process: the kernel may hand a port just closed
+// out again, and two listeners of one test on the same port both bind it
+// (Caddy listens with SO_REUSEPORT), so requests for one reach the other
+// (a site's request answered 404 by the admin endpoint).
 func FreePort(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		if claim(port) {
+			return strconv.Itoa(port)
+		}
 	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// issued holds the ports FreePort and FreeTCPAndUDPPort returned.
+var issued = struct {
+	mu    sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
+
+// claim reports whether port was not returned before, and marks it returned.
+func claim(port int) bool {
+	issued.mu.Lock()
+	defer issued.mu.Unlock()
+	if issued.ports[port] {
+		return false
+	}
+	issued.ports[port] = true
+	return true
 }
 
 // Run adapts caddyfile, loads it as the process's config and stops Caddy

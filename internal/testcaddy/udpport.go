@@ -7,7 +7,8 @@ import (
 )
 
 // FreeTCPAndUDPPort returns a port free on TCP and UDP alike, for a
-// server that speaks HTTP/3 beside HTTP/1.1 and HTTP/2.
+// server that speaks HTTP/3 beside HTTP/1.1 and HTTP/2, and never one
+// this process's FreePort or FreeTCPAndUDPPort returned before.
 func FreeTCPAndUDPPort(t testing.TB) string {
 	t.Helper()
 	for range 50 {
@@ -22,7 +23,9 @@ func FreeTCPAndUDPPort(t testing.TB) string {
 			continue
 		}
 		pc.Close()
-		return strconv.Itoa(port)
+		if claim(port) {
+			return strconv.Itoa(port)
+		}
 	}
 	t.Fatal("no port free on both TCP and UDP")
 	return ""
