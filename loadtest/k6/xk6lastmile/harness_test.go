@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -113,8 +114,13 @@ func build(t *testing.T, dir, out, pkg string) {
 	}
 }
 
+// freePort returns a loopback port free on TCP and UDP, never one it
+// returned before: a port just closed may come back from the kernel, and
+// the edge (SO_REUSEPORT) would bind it twice, for two of its listeners.
 func freePort(t *testing.T) int {
 	t.Helper()
+	returnedMu.Lock()
+	defer returnedMu.Unlock()
 	for range 20 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -125,12 +131,20 @@ func freePort(t *testing.T) int {
 		// The edge needs the UDP twin of its HTTPS port too.
 		if u, err := net.ListenPacket("udp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			u.Close()
-			return port
+			if !returned[port] {
+				returned[port] = true
+				return port
+			}
 		}
 	}
 	t.Fatal("no free port")
 	return 0
 }
+
+var (
+	returnedMu sync.Mutex
+	returned   = map[int]bool{}
+)
 
 // metric reads one unlabelled sample from the edge's /metrics.
 func (e *edge) metric(name string) (float64, error) {
