@@ -3,6 +3,7 @@ package quicedge
 import (
 	"fmt"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/lastmile-edge/lastmile/internal/congestion"
@@ -34,9 +35,16 @@ func (a *App) provisionResume() {
 		a.CarefulResume = &on
 	}
 	if *a.CarefulResume && a.CongestionControl == controllerBBR {
-		a.paths = pathmemory.New(pathMemoryEntries, pathMemoryAge, nil)
+		a.paths = processPaths()
 	}
 }
+
+// processPaths is the process's one path memory, shared by every config
+// loaded: what the edge learned of its clients' paths holds across a
+// reload, as its connections do.
+var processPaths = sync.OnceValue(func() *pathmemory.Memory {
+	return pathmemory.New(pathMemoryEntries, pathMemoryAge, nil)
+})
 
 // checkResume refuses careful_resume with a controller that has no use for
 // it: only lastmile's BBR resumes.

@@ -1,12 +1,19 @@
 package quicedge_test
 
 import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
@@ -14,7 +21,8 @@ import (
 
 // Careful Resume end to end: a client's first connection finds nothing
 // saved for its address and leaves its path's values when it ends; its
-// second connection starts from them.
+// second connection starts from them, and so does a third after a config
+// reload.
 func TestCarefulResumeRemembersTheClientsPath(t *testing.T) {
 	s := testcaddy.NewSite(t)
 	dir := t.TempDir()
@@ -22,14 +30,18 @@ func TestCarefulResumeRemembersTheClientsPath(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "page"), []byte(strings.Repeat("x", 300<<10)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	testcaddy.Run(t, siteConfig(s, "root * "+dir+"\n\tfile_server"))
+	config := siteConfig(s, "root * "+dir+"\n\tfile_server")
+	testcaddy.Run(t, config)
 	const (
 		noRecord = `lastmile_quic_careful_resume_connections_total{outcome="no_record"}`
 		open     = `lastmile_quic_connections_open`
 	)
+	// The path memory is the process's: earlier tests' clients on
+	// 127.0.0.1 are in it, so this client comes from an address of its own.
+	client := fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(254), rand.IntN(256), 1+rand.IntN(254))
 	load := func() {
 		t.Helper()
-		c := s.H3Client(t, nil)
+		c := h3ClientFrom(t, s, client)
 		if body := get(t, c, s.URL("/page")); len(body) != 300<<10 {
 			t.Fatalf("got %d bytes", len(body))
 		}
@@ -48,6 +60,11 @@ func TestCarefulResumeRemembersTheClientsPath(t *testing.T) {
 	if got := s.Metric(t, noRecord) - before; got != 1 {
 		t.Fatalf("second connection from the same address: no_record grew by %v in all, want 1 (the first's): nothing was saved", got)
 	}
+	testcaddy.Run(t, config)
+	load()
+	if got := s.Metric(t, noRecord) - before; got != 1 {
+		t.Fatalf("connection after a reload: no_record grew by %v in all, want 1 (the first's): the reload forgot the path", got)
+	}
 }
 
 // careful_resume off: nothing is remembered, so no connection is counted.
@@ -60,4 +77,28 @@ func TestCarefulResumeOff(t *testing.T) {
 	if got := s.Metric(t, noRecord) - before; got != 0 {
 		t.Fatalf("no_record grew by %v with careful_resume off, want 0", got)
 	}
+}
+
+// h3ClientFrom is an HTTP/3 client of the site whose packets come from ip
+// (any address of 127.0.0.0/8 reaches the site on loopback).
+func h3ClientFrom(t *testing.T, s *testcaddy.Site, ip string) *http.Client {
+	t.Helper()
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(ip)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qt := &quic.Transport{Conn: pc}
+	t.Cleanup(func() { qt.Close() })
+	to, err := net.ResolveUDPAddr("udp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &http3.Transport{
+		TLSClientConfig: s.TLSConfig(),
+		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			return qt.DialEarly(ctx, to, tlsCfg, cfg)
+		},
+	}
+	t.Cleanup(func() { tr.Close() })
+	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
 }
