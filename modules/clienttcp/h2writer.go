@@ -23,13 +23,21 @@ import (
 // yields once per write, Write blocks while maxPending bytes wait (the
 // server's flow control, which counts bytes as sent once written here,
 // keeps its meaning), and Close waits at most closeFlushTimeout for what
-// is pending.
+// is pending. A write deadline set on the connection applies when the
+// writer writes, not when Write returns (x/net/http2 clears the
+// connection's deadlines and times streams out on its own).
 
-// maxPending bounds the bytes accepted and not yet written: one full TLS
+// maxPending is the most bytes pending before a Write waits: one full TLS
 // record (crypto/tls makes a system call per record, so a larger batch
 // would save none), and no more committed ahead of the HTTP/2 server's
 // frame scheduler than TCP_NOTSENT_LOWAT's default leaves in the socket.
+// A Write that finds room appends all it has, so pending can exceed it by
+// one write (crypto/tls writes at most a record at a time here).
 const maxPending = 16 << 10
+
+// maxPooled is the largest buffer kept for reuse: one that a larger write
+// grew goes to the garbage collector, not back to the pool.
+const maxPooled = 2 * maxPending
 
 // closeFlushTimeout bounds how long Close waits for the pending bytes to
 // be written (x/net/http2 waits as long for a client to read its GOAWAY).
@@ -108,8 +116,10 @@ func (w *coalescer) run() {
 		w.mu.Unlock()
 		if buf != nil {
 			_, err := w.conn.Write(*buf)
-			*buf = (*buf)[:0]
-			pendingBuffers.Put(buf)
+			if cap(*buf) <= maxPooled {
+				*buf = (*buf)[:0]
+				pendingBuffers.Put(buf)
+			}
 			if err != nil {
 				w.fail(err)
 				return

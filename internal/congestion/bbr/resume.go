@@ -43,9 +43,14 @@ const (
 	// bounds, so the saved values were ignored.
 	ResumeRTTChanged ResumeOutcome = "rtt_changed"
 	// ResumeNotUsed: a loss before the jump, or the jump would not have
-	// raised the window, or the connection never had more to send than it.
+	// raised the window.
 	ResumeNotUsed ResumeOutcome = "not_used"
 )
+
+// Only decided connections report an outcome: one that ends before its
+// jump is decided or validated (it never needed more than its window, or
+// closed mid-jump) reports none, so the outcomes of connections that
+// found a record add up to at most their number.
 
 // maxResumeJump caps the jump whatever the saved window said: a client
 // sharing its address (a carrier's NAT) cannot make the edge send another
