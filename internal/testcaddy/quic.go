@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"net"
 	"net/http"
 	"testing"
 	"time"
@@ -58,6 +59,31 @@ func (s *Site) H3Client(t testing.TB, dials *int) *http.Client {
 				*dials++
 			}
 			return quic.DialAddrEarly(ctx, s.Addr(), tlsCfg, cfg)
+		},
+	}
+	t.Cleanup(func() { tr.Close() })
+	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
+}
+
+// H3ClientFrom is an HTTP/3 client of the site whose packets come from ip
+// (any address of 127.0.0.0/8 reaches the site on loopback), for what the
+// edge keys by client address.
+func (s *Site) H3ClientFrom(t testing.TB, ip string) *http.Client {
+	t.Helper()
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(ip)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qt := &quic.Transport{Conn: pc}
+	t.Cleanup(func() { qt.Close() })
+	to, err := net.ResolveUDPAddr("udp", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &http3.Transport{
+		TLSClientConfig: s.TLSConfig(),
+		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
+			return qt.DialEarly(ctx, to, tlsCfg, cfg)
 		},
 	}
 	t.Cleanup(func() { tr.Close() })

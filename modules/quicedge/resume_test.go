@@ -1,19 +1,14 @@
 package quicedge_test
 
 import (
-	"context"
-	"crypto/tls"
 	"fmt"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
@@ -41,7 +36,7 @@ func TestCarefulResumeRemembersTheClientsPath(t *testing.T) {
 	client := fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(254), rand.IntN(256), 1+rand.IntN(254))
 	load := func() {
 		t.Helper()
-		c := h3ClientFrom(t, s, client)
+		c := s.H3ClientFrom(t, client)
 		if body := get(t, c, s.URL("/page")); len(body) != 300<<10 {
 			t.Fatalf("got %d bytes", len(body))
 		}
@@ -77,28 +72,4 @@ func TestCarefulResumeOff(t *testing.T) {
 	if got := s.Metric(t, noRecord) - before; got != 0 {
 		t.Fatalf("no_record grew by %v with careful_resume off, want 0", got)
 	}
-}
-
-// h3ClientFrom is an HTTP/3 client of the site whose packets come from ip
-// (any address of 127.0.0.0/8 reaches the site on loopback).
-func h3ClientFrom(t *testing.T, s *testcaddy.Site, ip string) *http.Client {
-	t.Helper()
-	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.ParseIP(ip)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	qt := &quic.Transport{Conn: pc}
-	t.Cleanup(func() { qt.Close() })
-	to, err := net.ResolveUDPAddr("udp", s.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &http3.Transport{
-		TLSClientConfig: s.TLSConfig(),
-		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
-			return qt.DialEarly(ctx, to, tlsCfg, cfg)
-		},
-	}
-	t.Cleanup(func() { tr.Close() })
-	return &http.Client{Transport: tr, Timeout: 10 * time.Second}
 }
