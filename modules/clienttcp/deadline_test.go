@@ -67,7 +67,7 @@ func TestReadDeadlinesAsTheSocketWouldApplyThem(t *testing.T) {
 		_, err := server.Read(buf)
 		done <- err
 	}()
-	waitUntil(t, "the Read waits on the socket", func() bool {
+	testcaddy.Eventually(t, 5*time.Second, "the Read waits on the socket", func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.reading
@@ -105,18 +105,6 @@ func readWithin(t *testing.T, c net.Conn, buf []byte) (int, error) {
 	}
 }
 
-// waitUntil polls cond until it holds, for at most 5 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // runTimeoutsServer runs a wrapped HTTP/1.1 server with short idle and
 // header timeouts.
 func runTimeoutsServer(t *testing.T) string {
@@ -140,6 +128,32 @@ http://127.0.0.1:`+port+` {
 	return "127.0.0.1:" + port
 }
 
+// dial connects to addr, closing the connection when the test ends.
+func dial(t *testing.T, addr string) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, bufio.NewReader(c)
+}
+
+// roundTrip sends a GET of path on c and reads its response, br reading c.
+func roundTrip(t *testing.T, c net.Conn, br *bufio.Reader, path string) *http.Response {
+	t.Helper()
+	if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
 // closedWithin reads from c until the server closes it, and returns how
 // long that took; it fails if the server has not closed it within 5 s.
 func closedWithin(t *testing.T, c net.Conn, br *bufio.Reader) time.Duration {
@@ -155,23 +169,9 @@ func closedWithin(t *testing.T, c net.Conn, br *bufio.Reader) time.Duration {
 // Caddy's idle timeout still closes a kept connection through client_tcp,
 // which gives the socket its read deadlines only when a Read starts.
 func TestIdleTimeoutClosesThroughTheWrapper(t *testing.T) {
-	addr := runTimeoutsServer(t)
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	br := bufio.NewReader(c)
+	c, br := dial(t, runTimeoutsServer(t))
 	for range 2 { // the second after a whole request's deadlines
-		if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		roundTrip(t, c, br, "/")
 	}
 	if took := closedWithin(t, c, br); took < 250*time.Millisecond {
 		t.Fatalf("closed %v after the response, before the idle timeout (300 ms)", took)
@@ -183,13 +183,7 @@ func TestIdleTimeoutClosesThroughTheWrapper(t *testing.T) {
 // deadline net/http sets once the head's first bytes arrived reaches the
 // socket with the Read for the rest.
 func TestHeaderTimeoutEndsASlowHeadThroughTheWrapper(t *testing.T) {
-	addr := runTimeoutsServer(t)
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	br := bufio.NewReader(c)
+	c, br := dial(t, runTimeoutsServer(t))
 	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -235,25 +229,10 @@ http://127.0.0.1:`+port+` {
 	reverse_proxy `+strings.TrimPrefix(origin.URL, "http://")+`
 }
 `)
-	c, err := net.Dial("tcp", "127.0.0.1:"+port)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	br := bufio.NewReader(c)
-	for i := range 2 {
-		if _, err := io.WriteString(c, "GET /fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if cs := resp.Header.Get("Cache-Status"); i == 1 && !strings.Contains(cs, "hit") {
-			t.Fatalf("second request's Cache-Status %q, want a hit", cs)
-		}
+	c, br := dial(t, "127.0.0.1:"+port)
+	roundTrip(t, c, br, "/fast")
+	if cs := roundTrip(t, c, br, "/fast").Header.Get("Cache-Status"); !strings.Contains(cs, "hit") {
+		t.Fatalf("second request's Cache-Status %q, want a hit", cs)
 	}
 	if _, err := io.WriteString(c, "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
 		t.Fatal(err)
