@@ -3,9 +3,10 @@
 # proxy_cache, Varnish, Caddy with cache-handler (Souin), Caddy's own
 # `respond` and go-net-http (loadtest/peers/gohttp: Go's net/http alone
 # answering the keys from a map with the fields of lastmile's hits, the
-# ceiling for a Go edge; HTTP/1.1 and HTTP/2, no HTTP/3), the server on core 0 and a C load generator on core 1: wrk for
-# HTTP/1.1 (plain, loopback), h2load for HTTP/2 (TLS, one connection, 32
-# streams), loadtest/cmd/httpload (a quic-go client) for HTTP/3 (32 streams
+# ceiling for a Go edge; HTTP/1.1 and HTTP/2, no HTTP/3), the server on
+# core 0 and a C load generator on core 1: wrk for HTTP/1.1 (plain,
+# loopback), h2load for HTTP/2 (TLS, one connection, 32 streams),
+# loadtest/cmd/httpload (a quic-go client) for HTTP/3 (32 streams
 # on one connection). KEYS lists the workloads: 1 is one URL (/item), 1000
 # (the issue's) is 1,000 URLs (/k/0../k/999) of 2 KB, all hits, which wrk
 # rotates with a Lua script, h2load reads from a URI file (-i) and httpload
@@ -14,12 +15,14 @@
 # commit ("lastmile-base") to the same run, for a before/after ratio;
 # ONLY="lastmile lastmile-base" measures only the servers named.
 # PROFILE=<dir> writes a CPU profile of lastmile, lastmile-base (from
-# their admin endpoints' /debug/pprof) and go-net-http over each HTTP/1.1, HTTP/2 and HTTP/3
-# run of the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
+# their admin endpoints' /debug/pprof) and go-net-http over each HTTP/1.1,
+# HTTP/2 and HTTP/3 run of the first round, DUR minus 1 s long, as
+# <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
 # Prints a markdown table (req/s, p99 where the client reports it or, for
 # h2load, from its per-request log, peak RSS of the server run from a copy
-# of its executable, ratios to nginx and, when it ran, to go-net-http) and, with WRITE=1, writes it into
-# docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
+# of its executable, ratios to nginx and, when it ran, to go-net-http)
+# and, with WRITE=1, writes it into docs/BENCHMARKS.md between the
+# peer-bench markers. Needs root: installs
 # wrk, h2load (nghttp2-client) and varnish with apt, and nginx 1.26 from
 # Debian trixie (built with http_v3) unpacked under loadtest/bin, with an
 # apt configuration of its own, leaving the system's sources alone. Caddy
