@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Cache hits of cacheable 2 KB responses from lastmile, nginx 1.26
-# proxy_cache, Varnish, Caddy with cache-handler (Souin) and Caddy's own
-# `respond`, the server on core 0 and a C load generator on core 1: wrk for
-# HTTP/1.1 (plain, loopback), h2load for HTTP/2 (TLS, one connection, 32
-# streams), loadtest/cmd/httpload (a quic-go client) for HTTP/3 (32 streams
+# proxy_cache, Varnish, Caddy with cache-handler (Souin), Caddy's own
+# `respond` and go-net-http (loadtest/peers/gohttp: Go's net/http alone
+# answering the keys from a map with the fields of lastmile's hits, the
+# ceiling for a Go edge; HTTP/1.1 and HTTP/2, no HTTP/3), the server on
+# core 0 and a C load generator on core 1: wrk for HTTP/1.1 (plain,
+# loopback), h2load for HTTP/2 (TLS, one connection, 32 streams),
+# loadtest/cmd/httpload (a quic-go client) for HTTP/3 (32 streams
 # on one connection). KEYS lists the workloads: 1 is one URL (/item), 1000
 # (the issue's) is 1,000 URLs (/k/0../k/999) of 2 KB, all hits, which wrk
 # rotates with a Lua script, h2load reads from a URI file (-i) and httpload
@@ -11,13 +14,15 @@
 # alternation, ROUNDS times. BASE=<commit> adds lastmile built at that
 # commit ("lastmile-base") to the same run, for a before/after ratio;
 # ONLY="lastmile lastmile-base" measures only the servers named.
-# PROFILE=<dir> writes a CPU profile of lastmile and lastmile-base (from
-# their admin endpoints' /debug/pprof) over each HTTP/1.1, HTTP/2 and HTTP/3
-# run of the first round, DUR minus 1 s long, as <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
+# PROFILE=<dir> writes a CPU profile of lastmile, lastmile-base (from
+# their admin endpoints' /debug/pprof) and go-net-http over each HTTP/1.1,
+# HTTP/2 and HTTP/3 run of the first round, DUR minus 1 s long, as
+# <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
 # Prints a markdown table (req/s, p99 where the client reports it or, for
 # h2load, from its per-request log, peak RSS of the server run from a copy
-# of its executable, ratios to nginx) and, with WRITE=1, writes it into
-# docs/BENCHMARKS.md between the peer-bench markers. Needs root: installs
+# of its executable, ratios to nginx and, when it ran, to go-net-http)
+# and, with WRITE=1, writes it into docs/BENCHMARKS.md between the
+# peer-bench markers. Needs root: installs
 # wrk, h2load (nghttp2-client) and varnish with apt, and nginx 1.26 from
 # Debian trixie (built with http_v3) unpacked under loadtest/bin, with an
 # apt configuration of its own, leaving the system's sources alone. Caddy
@@ -51,6 +56,7 @@ fi
 go build -o "$bin/lastmile" ./edge
 go build -o "$bin/httpload" ./loadtest/cmd/httpload
 go build -o "$bin/peer-origin" ./loadtest/peers/origin
+go build -o "$bin/go-net-http" ./loadtest/peers/gohttp
 
 tmp=$(mktemp -d)
 (cd loadtest/peers/cachehandler && go build -o "$tmp/caddy-cache-handler" .)
@@ -68,7 +74,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
 start taskset -c 0 "$bin/peer-origin" -addr 127.0.0.1:19080
 body=$(curl -s --retry 20 --retry-connrefused --retry-delay 0 http://127.0.0.1:19080/item)
 # name h1-port tls-port (h2 over TCP, h3 over UDP on the same number)
-servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "cache-handler 18104 18204" "caddy-respond 18105 18205")
+servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "cache-handler 18104 18204" "caddy-respond 18105 18205" "go-net-http 18107 18207")
 [ -n "$BASE" ] && servers=("lastmile-base 18106 18206" "${servers[@]}")
 if [ -n "$ONLY" ]; then
 	only=()
@@ -79,7 +85,8 @@ fi
 # lastmile's global options are its default Caddyfile's: HTTP/3 from its
 # quic app, client connections through client_tcp; Caddy's `respond` runs
 # in the same binary without client_tcp; stock Caddy (cache-handler)
-# serves HTTP/3 itself. The admin endpoint (PROFILE) is the h1 port + 200.
+# serves HTTP/3 itself. The admin endpoint (PROFILE) is the h1 port + 200,
+# go-net-http's /debug/pprof too.
 lastmile_globals='servers {
 		protocols h1 h2
 		listener_wrappers {
@@ -162,13 +169,15 @@ NGINX
 # first touch. From the linker's file the edge's RSS at rest counts 74 MiB
 # of its executable, from a copy 45 (docs/BENCHMARKS.md, "Peak RSS").
 mkdir "$tmp/run"
-cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$tmp/run/"
+cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$bin/go-net-http" "$tmp/run/"
 [ -n "$BASE" ] && cp "$bin/lastmile-base" "$tmp/run/"
 declare -A cmd=([lastmile]="$tmp/run/lastmile" [lastmile-base]="$tmp/run/lastmile-base" [caddy-respond]="$tmp/run/lastmile" [cache-handler]="$tmp/run/caddy-cache-handler")
 for s in "${servers[@]}"; do
 	name=${s%% *}
 	case $name in
 	nginx) start taskset -c 0 "$nginx" -c "$tmp/nginx.conf" -p "$tmp" -g 'daemon off;' ;;
+	go-net-http) start taskset -c 0 "$tmp/run/go-net-http" -http 127.0.0.1:18107 -https 127.0.0.1:18207 -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
+		-origin http://127.0.0.1:19080 -keys 1000 -pprof localhost:18307 ;;
 	varnish) start taskset -c 0 varnishd -F -n "$tmp/varnish" -a 127.0.0.1:18103 -b 127.0.0.1:19080 -s malloc,256m -p thread_pools=1 ;;
 	*) XDG_DATA_HOME="$tmp/$name" XDG_CONFIG_HOME="$tmp/$name" start taskset -c 0 "${cmd[$name]}" run --config "$tmp/$name.Caddyfile" ;;
 	esac
@@ -204,7 +213,7 @@ for s in "${servers[@]}"; do
 	done
 done
 profile() { # server keys proto: a CPU profile over this run, in the background
-	case $1 in lastmile | lastmile-base) ;; *) return 0 ;; esac
+	case $1 in lastmile | lastmile-base | go-net-http) ;; *) return 0 ;; esac
 	[ -n "$PROFILE" ] && [ "$round" = 1 ] || return 0
 	curl -s "http://localhost:$((p1 + 200))/debug/pprof/profile?seconds=$((${DUR%s} - 1))" -o "$PROFILE/$1-$2-$3.pprof" &
 	profiling=$!
@@ -248,6 +257,8 @@ for round in $(seq "$ROUNDS"); do
 				# p99 of the per-request times h2load logs (microseconds to the end of the response)
 				p99=$(cut -f3 "$tmp/h2.log" | sort -n | awk '{t[NR] = $1} END {if (NR) printf "%.2f", t[int(NR * 0.99 + 0.5)] / 1000}')
 				echo -e "$name\t$k\th2\t$rps\t$p99" >>"$results"
+			fi
+			if [ "$p2" != - ] && [ "$name" != go-net-http ]; then
 				profile "$name" "$k" h3
 				out=$(taskset -c 1 "$bin/httpload" -proto h3 "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
 				profiled
@@ -260,7 +271,7 @@ for round in $(seq "$ROUNDS"); do
 		done
 	done
 done
-versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
+versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler), Go $(go env GOVERSION) net/http (go-net-http), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
 command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
 python3 - "$results" "$WRITE" "$command" "$versions" <<'PY'
 import collections, datetime, re, statistics, sys
@@ -275,19 +286,22 @@ for line in open(results):
 def mean(name, k, kind, i=0):
     xs = [x[i] for x in v.get((name, k, kind), []) if x[i] is not None]
     return statistics.mean(xs) if xs else None
-table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h2 p99 ms | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 | origin requests |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+gohttp = any(name == "go-net-http" for name, _, _ in v)
+table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h2 p99 ms | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 |"
+         + (" h1 vs go-net-http | h2 vs go-net-http |" if gohttp else "") + " origin requests |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if gohttp else "")]
 f = lambda x, fmt: "-" if x is None else format(x, fmt)
 r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
 for k in keys:
-    for n in ("lastmile-base", "lastmile", "nginx", "varnish", "cache-handler", "caddy-respond"):
+    for n in ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond"):
         if (n, k, "h1") not in v:
             continue
         h1, h1p, h2, h2p, h3, h3p = mean(n, k, "h1"), mean(n, k, "h1", 1), mean(n, k, "h2"), mean(n, k, "h2", 1), mean(n, k, "h3"), mean(n, k, "h3", 1)
         rss = max((x[0] for x in v.get((n, k, "rss"), [])), default=None)
         org = sum(x[0] for x in v.get((n, k, "origin"), []))
         table.append(f"| {n} | {int(k):,} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h2p, '.2f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
-                     f"{r(h1, mean('nginx', k, 'h1'))} | {r(h2, mean('nginx', k, 'h2'))} | {r(h3, mean('nginx', k, 'h3'))} | {r(h3, h2)} | {org:.0f} |")
+                     f"{r(h1, mean('nginx', k, 'h1'))} | {r(h2, mean('nginx', k, 'h2'))} | {r(h3, mean('nginx', k, 'h3'))} | {r(h3, h2)} | "
+                     + (f"{r(h1, mean('go-net-http', k, 'h1'))} | {r(h2, mean('go-net-http', k, 'h2'))} | " if gohttp else "") + f"{org:.0f} |")
 print("\n".join(table))
 if write == "1":
     block = "\n".join(["<!-- peer-bench:begin (written by loadtest/peers/peer-bench.sh) -->",

@@ -54,7 +54,9 @@ type conn struct {
 	// reported is closed by the owner's next state report (see
 	// awaitReportLocked), nil when no one waits for it.
 	reported chan struct{}
-	deadline time.Time // the read deadline the owner set
+	// The owner's read deadline, and the read and write deadlines the
+	// socket has (deadline.go).
+	readDeadline, socketRead, socketWrite time.Time
 	// HTTP/1.1 bytes the owner read since it last wrote, and whether its
 	// last Read call brought some: a request the owner read and closed
 	// on, without answering or reading on, was dropped before any
@@ -124,6 +126,10 @@ func (c *conn) Read(p []byte) (int, error) {
 		c.delivered(p[:n], false)
 		c.mu.Unlock()
 		return n, nil
+	}
+	if err := c.startReadLocked(); err != nil {
+		c.mu.Unlock()
+		return 0, err
 	}
 	c.reading = true
 	c.mu.Unlock()
@@ -346,31 +352,6 @@ func (c *conn) ackDone() {
 	}
 }
 
-func (c *conn) SetDeadline(t time.Time) error { return c.setDeadline(t, true, c.Conn.SetDeadline) }
-
-func (c *conn) SetReadDeadline(t time.Time) error {
-	return c.setDeadline(t, true, c.Conn.SetReadDeadline)
-}
-
-func (c *conn) SetWriteDeadline(t time.Time) error {
-	return c.setDeadline(t, false, c.Conn.SetWriteDeadline)
-}
-
-// setDeadline passes the owner's deadline on, remembering a read deadline
-// (detach overrides it); a detached handle's deadlines are not the new
-// owner's business.
-func (c *conn) setDeadline(t time.Time, read bool, set func(time.Time) error) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.detached {
-		return nil
-	}
-	if read {
-		c.deadline = t
-	}
-	return set(t)
-}
-
 // setState records the HTTP/1.1 state the server reports. After a hand
 // over the new server's reports count: the old one's StateClosed is about
 // the handle it dropped.
@@ -498,7 +479,12 @@ func (c *conn) detach() []byte {
 	}
 	replay := append(c.unanswered, c.unread...)
 	c.unanswered, c.unread = nil, nil
+	staleWrite := !c.socketWrite.IsZero()
 	c.mu.Unlock()
+	// The next owner's handle starts with a socket without deadlines.
 	_ = c.Conn.SetReadDeadline(time.Time{})
+	if staleWrite {
+		_ = c.Conn.SetWriteDeadline(time.Time{})
+	}
 	return replay
 }

@@ -154,24 +154,40 @@ func (s *requestScanner) header(line []byte) {
 	if !ok {
 		return
 	}
+	// The four names that matter are of four lengths: one comparison a
+	// field, on every request's every field.
+	var known string
+	switch len(name) {
+	case len("Content-Length"):
+		known = "Content-Length"
+	case len("Transfer-Encoding"):
+		known = "Transfer-Encoding"
+	case len("Upgrade"):
+		known = "Upgrade"
+	case len("Connection"):
+		known = "Connection"
+	}
+	if known == "" || !bytes.EqualFold(name, []byte(known)) {
+		return
+	}
 	value = bytes.Trim(value, " \t")
-	switch {
-	case bytes.EqualFold(name, []byte("Content-Length")):
+	switch known {
+	case "Content-Length":
 		n, err := strconv.ParseInt(string(value), 10, 64)
 		if err != nil || n < 0 || (s.length >= 0 && n != s.length) {
 			s.stop()
 			return
 		}
 		s.length = n
-	case bytes.EqualFold(name, []byte("Transfer-Encoding")):
+	case "Transfer-Encoding":
 		if !bytes.EqualFold(value, []byte("chunked")) {
 			s.stop()
 			return
 		}
 		s.chunked = true
-	case bytes.EqualFold(name, []byte("Upgrade")):
+	case "Upgrade":
 		s.upgrade = true
-	case bytes.EqualFold(name, []byte("Connection")):
+	case "Connection":
 		for opt := range bytes.SplitSeq(value, []byte(",")) {
 			switch opt = bytes.TrimSpace(opt); {
 			case bytes.EqualFold(opt, []byte("close")):

@@ -13,6 +13,13 @@ import (
 // lw, connects to it and returns the server side of the connection.
 func accepted(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Listener) net.Conn {
 	t.Helper()
+	c, _ := acceptedPair(t, lw, under)
+	return c
+}
+
+// acceptedPair is accepted, with the client side of the connection.
+func acceptedPair(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Listener) (server, client net.Conn) {
+	t.Helper()
 	ctx, cancel := caddy.NewContext(caddy.Context{Context: context.Background()})
 	t.Cleanup(cancel)
 	if err := lw.Provision(ctx); err != nil {
@@ -27,7 +34,7 @@ func accepted(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Li
 	}
 	wrapped := lw.WrapListener(under(ln))
 	t.Cleanup(func() { wrapped.Close() })
-	client, err := net.Dial("tcp", ln.Addr().String())
+	client, err = net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +44,7 @@ func accepted(t *testing.T, lw *ListenerWrapper, under func(net.Listener) net.Li
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return c
+	return c, client
 }
 
 func bare(ln net.Listener) net.Listener { return ln }

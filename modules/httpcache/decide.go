@@ -96,7 +96,7 @@ func needsOrigin(reqCC directives, ranged bool, fetch verdict) verdict {
 
 // serveFresh answers a fresh hit.
 func (h *Handler) serveFresh(w http.ResponseWriter, r *http.Request, d decision, cs *cacheStatus) {
-	metrics.requests.WithLabelValues("hit").Inc()
+	freshHits.Inc()
 	cs.hit, cs.ttl = true, d.ttl
 	h.serveEntry(w, r, d.e, cs, d.now)
 }
