@@ -62,15 +62,21 @@ func newReceiveStream(
 	sender streamSender,
 	flowController *streamFlowController,
 ) *ReceiveStream {
-	return &ReceiveStream{
-		streamID:       streamID,
-		sender:         sender,
-		flowController: flowController,
-		frameQueue:     newFrameSorter(),
-		readChan:       make(chan struct{}, 1),
-		readOnce:       make(chan struct{}, 1),
-		finalOffset:    protocol.MaxByteCount,
-	}
+	s := &ReceiveStream{}
+	initReceiveStream(s, streamID, sender, flowController)
+	return s
+}
+
+// initReceiveStream initialises a zero ReceiveStream in place (lastmile
+// patch: newStream allocates a bidirectional stream's halves with it).
+func initReceiveStream(s *ReceiveStream, streamID protocol.StreamID, sender streamSender, flowController *streamFlowController) {
+	s.streamID = streamID
+	s.sender = sender
+	s.flowController = flowController
+	s.frameQueue = newFrameSorter()
+	s.readChan = make(chan struct{}, 1)
+	s.readOnce = make(chan struct{}, 1)
+	s.finalOffset = protocol.MaxByteCount
 }
 
 // StreamID returns the stream ID.

@@ -94,17 +94,29 @@ func newSendStream(
 	flowController *streamFlowController,
 	supportsResetStreamAt bool,
 ) *SendStream {
-	s := &SendStream{
-		streamID:              streamID,
-		sender:                sender,
-		flowController:        flowController,
-		writeChan:             make(chan struct{}, 1),
-		writeOnce:             make(chan struct{}, 1), // cap: 1, to protect against concurrent use of Write
-		supportsResetStreamAt: supportsResetStreamAt,
-	}
+	s := &SendStream{}
+	initSendStream(s, ctx, streamID, sender, flowController, supportsResetStreamAt)
+	return s
+}
+
+// initSendStream initialises a zero SendStream in place (lastmile patch:
+// newStream allocates a bidirectional stream's halves with it).
+func initSendStream(
+	s *SendStream,
+	ctx context.Context,
+	streamID protocol.StreamID,
+	sender streamSender,
+	flowController *streamFlowController,
+	supportsResetStreamAt bool,
+) {
+	s.streamID = streamID
+	s.sender = sender
+	s.flowController = flowController
+	s.writeChan = make(chan struct{}, 1)
+	s.writeOnce = make(chan struct{}, 1) // cap: 1, to protect against concurrent use of Write
+	s.supportsResetStreamAt = supportsResetStreamAt
 	s.priorityValue.Store(encodeStreamPriority(defaultUrgency, true, 0))
 	s.ctx, s.ctxCancel = context.WithCancelCause(ctx)
-	return s
 }
 
 // StreamID returns the stream ID.

@@ -17,6 +17,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -49,6 +51,7 @@ func main() {
 	warmup := flag.Duration("warmup", time.Second, "load before measuring")
 	insecure := flag.Bool("k", true, "skip certificate verification (loopback benchmarks)")
 	keys := flag.Int("keys", 1, "with N > 1, request <url>0 to <url>N-1 in turn (-url ends with the keys' common prefix)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured run (not the warm-up) to this file")
 	flag.Parse()
 	if *url == "" || *keys < 1 {
 		fmt.Fprintln(os.Stderr, "httpload: -url is required, and -keys must be at least 1")
@@ -60,6 +63,14 @@ func main() {
 		for i := range urls {
 			urls[i] = *url + strconv.Itoa(i)
 		}
+	}
+	if os.Getenv("GOGC") == "" {
+		// Over HTTP/3 the client spends about as much CPU per request as
+		// the server, and its garbage collector (marking and assists) a
+		// tenth of it at the default GOGC=100 (docs/results/hit-profile.md);
+		// a load generator's heap is small, so it may grow 5x between
+		// cycles instead of 2x. GOGC in the environment overrides this.
+		debug.SetGCPercent(400)
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: *insecure}
 	clients := make([]*http.Client, 0, *conns)
@@ -111,7 +122,21 @@ func main() {
 	if *warmup > 0 {
 		run(*warmup, *maxReq)
 	}
+	if *cpuProfile != "" {
+		// Whether the client or the server limits a run is the question
+		// this answers: over HTTP/3 both sides spend CPU per request.
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "httpload:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+	}
 	res := run(*dur, *maxReq)
+	pprof.StopCPUProfile()
 	_ = json.NewEncoder(os.Stdout).Encode(res)
 	if res.Errors > 0 {
 		os.Exit(1)

@@ -68,9 +68,12 @@ var (
 
 func newResponseWriter(str *Stream, conn *rawConn, isHead bool, logger *slog.Logger) *responseWriter {
 	return &responseWriter{
-		str:    str,
-		conn:   conn,
-		header: http.Header{},
+		str:  str,
+		conn: conn,
+		// lastmile patch: sized for a cache's response (upstream: empty).
+		// A cache hit carries 9-12 fields, and a map grown past 8
+		// fields is allocated anew and copied.
+		header: make(http.Header, 12),
 		buf:    make([]byte, frameHeaderLen),
 		isHead: isHead,
 		logger: logger,

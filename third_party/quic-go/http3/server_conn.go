@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -33,6 +34,7 @@ type RawServerConn struct {
 	decoder       *qpack.Decoder
 	priorityAware atomic.Bool // whether the client sent an RFC 9218 priority signal
 	handshakeTLS  atomic.Pointer[tls.ConnectionState]
+	remoteAddr    atomic.Pointer[formattedAddr] // lastmile patch: see remoteAddrString
 
 	qlogger qlogwriter.Recorder
 	logger  *slog.Logger
@@ -79,6 +81,29 @@ func (c *RawServerConn) tlsState() *tls.ConnectionState {
 		c.handshakeTLS.Store(&s)
 	}
 	return &s
+}
+
+// remoteAddrString returns the client's address as a string for a
+// request (lastmile patch). It is formatted once per address: upstream
+// formatted it for each request, two allocations. A migrated connection
+// has a new address, and that one is formatted anew.
+func (c *RawServerConn) remoteAddrString() string {
+	addr, ok := c.rawConn.RemoteAddr().(*net.UDPAddr)
+	if !ok {
+		return c.rawConn.RemoteAddr().String()
+	}
+	if p := c.remoteAddr.Load(); p != nil && p.addr == addr {
+		return p.s
+	}
+	p := &formattedAddr{addr: addr, s: addr.String()}
+	c.remoteAddr.Store(p)
+	return p.s
+}
+
+// formattedAddr is an address and its string.
+type formattedAddr struct {
+	addr *net.UDPAddr
+	s    string
 }
 
 func (c *RawServerConn) onStreamsEmpty() {
@@ -187,7 +212,7 @@ func (c *RawServerConn) handleRequestStream(str *stateTrackingStream) {
 	}
 
 	req.TLS = c.tlsState()
-	req.RemoteAddr = conn.RemoteAddr().String()
+	req.RemoteAddr = c.remoteAddrString()
 
 	// Check that the client doesn't send more data in DATA frames than indicated by the Content-Length header (if set).
 	// See section 4.1.2 of RFC 9114.
@@ -227,7 +252,7 @@ func (c *RawServerConn) handleRequestStream(str *stateTrackingStream) {
 
 	ctx, cancel := context.WithCancel(connCtx)
 	req = req.WithContext(ctx)
-	context.AfterFunc(str.Context(), cancel)
+	str.callWhenContextDone(cancel)
 
 	r := newResponseWriter(hstr, conn, req.Method == http.MethodHead, c.logger)
 	handler := c.requestHandler
