@@ -26,6 +26,9 @@ import (
 type Record struct {
 	Cwnd   int64         // bytes: the window the connection had validated
 	MinRTT time.Duration // its minimum RTT
+	// LossRate is the share of its bytes the connection lost (0: none, or
+	// too few sent to tell).
+	LossRate float64
 }
 
 // Memory is a bounded table of Records by client prefix. It is safe for
