@@ -112,9 +112,15 @@ func TestResumeJumpsWhenWindowLimited(t *testing.T) {
 		t.Errorf("pacing rate %d B/s, want at least the jump over one RTT (%d B/s)", rate, want)
 	}
 	c.wantOutcomes()
+	if got := c.b.Model().Resume; got != "unvalidated" {
+		t.Errorf("model's resume phase %q, want unvalidated", got)
+	}
 	// The initial window's ACKs, then the jump's: validated.
 	c.ack(resumeRTT, first, nil)
 	c.wantOutcomes(ResumeJumped)
+	if got := c.b.Model().Resume; got != string(ResumeJumped) {
+		t.Errorf("model's resume phase %q, want the outcome %q", got, ResumeJumped)
+	}
 	if got := c.b.Info().CongestionWindow; got < jump {
 		t.Errorf("cwnd %d after a validated jump, want at least %d", got, jump)
 	}
