@@ -247,14 +247,20 @@ func (b *BBR) resumeOnAck(ev congestion.AckEvent) {
 // resumeCongested reports whether the connection's losses so far say the
 // path is congested (see the departure from the draft above): any loss
 // without a saved loss rate; with one, more loss than it explains over
-// what the connection sent, or loss with a standing queue.
+// what the connection sent, or loss with a standing queue. A single lost
+// packet is never more than the rate explains: before the page fills the
+// initial window a connection has sent a handful of packets, of which one
+// lost is a rate above any threshold, yet it is what the path's random
+// loss does to one connection in four (lte-india: the handshake and the
+// HTML, about eight packets, at 3.5%), and says nothing of a queue.
 func (b *BBR) resumeCongested() bool {
 	p := min(b.resume.saved.LossRate, maxResumeLossRate)
 	if p <= 0 {
 		return true
 	}
 	volume := b.rate.lost + b.rate.delivered
-	return float64(b.rate.lost) > float64(volume)*b.explainedLossRate(p, volume) || b.resumeQueued()
+	tooMuch := b.rate.lost > b.smss && float64(b.rate.lost) > float64(volume)*b.explainedLossRate(p, volume)
+	return tooMuch || b.resumeQueued()
 }
 
 // resumeQueued reports whether the fastest RTT sample of the loss round

@@ -204,8 +204,8 @@ func TestResumeRandomLossKeepsJump(t *testing.T) {
 
 	t.Run("loss before the jump", func(t *testing.T) {
 		c := newResumeConn(t, lteIndiaLossyResume)
-		nums := c.send(20) // the handshake and the HTML: one packet of 20 lost
-		c.ack(resumeRTT, append(nums[:5:5], nums[6:]...), nums[5:6])
+		nums := c.send(4) // the handshake and the HTML: one packet of 4 lost
+		c.ack(resumeRTT, nums[:3], nums[3:])
 		c.send(1000)
 		if got := c.b.Info().CongestionWindow; got != jump {
 			t.Fatalf("cwnd %d, want the jump %d after a random loss in Reconnaissance", got, jump)
@@ -243,6 +243,13 @@ func TestResumeQueueRetreats(t *testing.T) {
 		flight := c.send(1000)
 		c.ack(resumeRTT, flight[:39], flight[39:40])
 		c.wantOutcomes(ResumeRetreated)
+	})
+	t.Run("two of four lost before the jump", func(t *testing.T) {
+		c := newResumeConn(t, lteIndiaLossyResume)
+		nums := c.send(4)
+		c.ack(resumeRTT, nums[:2], nums[2:])
+		c.sendPageWithoutJump()
+		c.wantOutcomes(ResumeNotUsed)
 	})
 	t.Run("saved loss rate capped", func(t *testing.T) {
 		c := newResumeConn(t, Resume{Cwnd: lteIndiaResume.Cwnd, RTT: resumeRTT, LossRate: 0.5})
