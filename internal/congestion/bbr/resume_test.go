@@ -244,13 +244,6 @@ func TestResumeQueueRetreats(t *testing.T) {
 		c.ack(resumeRTT, flight[:39], flight[39:40])
 		c.wantOutcomes(ResumeRetreated)
 	})
-	t.Run("two of four lost before the jump", func(t *testing.T) {
-		c := newResumeConn(t, lteIndiaLossyResume)
-		nums := c.send(4)
-		c.ack(resumeRTT, nums[:2], nums[2:])
-		c.sendPageWithoutJump()
-		c.wantOutcomes(ResumeNotUsed)
-	})
 	t.Run("saved loss rate capped", func(t *testing.T) {
 		c := newResumeConn(t, Resume{Cwnd: lteIndiaResume.Cwnd, RTT: resumeRTT, LossRate: 0.5})
 		c.handshake(resumeRTT)
@@ -261,16 +254,26 @@ func TestResumeQueueRetreats(t *testing.T) {
 }
 
 // The saved values are used only when they help and the path is
-// uncongested: a loss before the jump or a jump no larger than the window
-// leaves the connection on its own Startup.
+// uncongested: congestion before the jump (any loss without a saved loss
+// rate; two of four packets with 3.5% saved) or a jump no larger than the
+// window leaves the connection on its own Startup.
 func TestResumeNotUsed(t *testing.T) {
-	t.Run("loss before the jump", func(t *testing.T) {
-		c := newResumeConn(t, lteIndiaResume)
-		nums := c.send(3)
-		c.ack(resumeRTT, nums[:2], nums[2:])
-		c.sendPageWithoutJump()
-		c.wantOutcomes(ResumeNotUsed)
-	})
+	for _, tc := range []struct {
+		name       string
+		saved      Resume
+		sent, lost int
+	}{
+		{"loss before the jump", lteIndiaResume, 3, 1},
+		{"loss beyond the saved rate before the jump", lteIndiaLossyResume, 4, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newResumeConn(t, tc.saved)
+			nums := c.send(tc.sent)
+			c.ack(resumeRTT, nums[:tc.sent-tc.lost], nums[tc.sent-tc.lost:])
+			c.sendPageWithoutJump()
+			c.wantOutcomes(ResumeNotUsed)
+		})
+	}
 	t.Run("jump below the window", func(t *testing.T) {
 		// mobile-ru: 1.1 Mbit/s at 200 ms, a BDP of 27 KB.
 		c := newResumeConn(t, Resume{Cwnd: 2 * 27_000, RTT: 200 * time.Millisecond})
