@@ -30,6 +30,9 @@ type Model struct {
 	// loss by them; 0 for others).
 	LossRoundMinRTT time.Duration
 	LossRoundLoss   float64
+	// Resume is a resuming connection's Careful Resume phase, then its
+	// outcome ("" for a connection that does not resume).
+	Resume string
 }
 
 // ModelReporter is optional for a Controller: one that has it reports its

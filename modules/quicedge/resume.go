@@ -13,8 +13,8 @@ import (
 )
 
 // Careful Resume (RFC 9959): the edge remembers, per client address (IPv4
-// address, IPv6 /64), the window and minimum RTT each BBR connection
-// ended with, and a new connection from there starts from them
+// address, IPv6 /64), the window, minimum RTT and loss rate each BBR
+// connection ended with, and a new connection from there starts from them
 // (internal/congestion/bbr/resume.go says how, and how carefully).
 const (
 	// pathMemoryEntries bounds the table: an entry is about 150 bytes, so
@@ -71,7 +71,7 @@ func (a *App) controllerFor(addr net.Addr) congestion.Factory {
 		ccMetrics.resume.WithLabelValues("no_record").Inc()
 		return newCtrl
 	}
-	return bbr.NewResuming(bbr.Resume{Cwnd: rec.Cwnd, RTT: rec.MinRTT, Report: func(o bbr.ResumeOutcome) {
+	return bbr.NewResuming(bbr.Resume{Cwnd: rec.Cwnd, RTT: rec.MinRTT, LossRate: rec.LossRate, Report: func(o bbr.ResumeOutcome) {
 		ccMetrics.resume.WithLabelValues(string(o)).Inc()
 	}})
 }
@@ -87,7 +87,7 @@ func (a *App) rememberPath(addr net.Addr, st quichook.Stats) {
 	if !ok {
 		return
 	}
-	if cwnd, rtt, ok := bbr.Observe(st.Info, st.Delivered); ok {
-		a.paths.Put(key, pathmemory.Record{Cwnd: cwnd, MinRTT: rtt})
+	if saved, ok := bbr.Observe(st.Info, st.Delivered, st.Lost); ok {
+		a.paths.Put(key, pathmemory.Record{Cwnd: saved.Cwnd, MinRTT: saved.RTT, LossRate: saved.LossRate})
 	}
 }

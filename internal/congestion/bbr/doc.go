@@ -23,7 +23,10 @@
 //     crossed the threshold (congestiveLoss, checkStartupHighLoss);
 //   - spurious-loss undo (§5.5.11) also resumes Startup with
 //     full_bw_reached as it was, since here a loss can end Startup
-//     (spurious.go).
+//     (spurious.go);
+//   - Careful Resume (RFC 9959, resume.go) judges a resuming connection's
+//     losses by the same model where the path's saved loss rate shows
+//     random loss, rather than taking any loss as congestion.
 //
 // One file per concern: rate.go samples delivery rates, filter.go holds
 // the windowed filters, round.go counts round trips, startup.go,

@@ -27,8 +27,10 @@ func runOps(t *testing.T, ops []byte) {
 	now := congestion.Time(1)
 	smss := int64(1200)
 	opts := []Option{WithSeed(1)}
-	if len(ops)%2 == 1 { // an odd last byte: a resuming connection, its saved window from the byte
-		opts = append(opts, WithResume(Resume{Cwnd: (int64(ops[len(ops)-1]) + 1) << 12, RTT: 20 * time.Millisecond}))
+	if len(ops)%2 == 1 { // an odd last byte: a resuming connection, its saved window and loss rate from the byte
+		last := ops[len(ops)-1]
+		opts = append(opts, WithResume(Resume{Cwnd: (int64(last) + 1) << 12, RTT: 20 * time.Millisecond,
+			LossRate: float64(last%16) / 100}))
 	}
 	b := newBBR(congestion.Conn{InitialMaxDatagramSize: smss, Now: func() congestion.Time { return now }}, opts...)
 	var outstanding []congestion.Packet

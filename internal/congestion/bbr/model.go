@@ -29,6 +29,9 @@ func (b *BBR) Model() congestion.Model {
 	if b.minRTT != noRTT {
 		m.MinRTT = b.minRTT
 	}
+	if b.resume != nil {
+		m.Resume = b.resume.String()
+	}
 	if b.inflightLongterm != infinite {
 		m.InflightLongterm = b.inflightLongterm
 	}

@@ -1,8 +1,8 @@
 // Package pathmemory is the edge's memory of the paths to its clients:
 // what a QUIC connection's congestion controller learned of the path (its
-// window and minimum RTT), kept per client address so that the next
-// connection from there can start from it (Careful Resume, RFC 9959; the
-// controller's side is internal/congestion/bbr/resume.go).
+// window, minimum RTT and loss rate), kept per client address so that the
+// next connection from there can start from it (Careful Resume, RFC 9959;
+// the controller's side is internal/congestion/bbr/resume.go).
 //
 // The table is bounded in entries (least recently used first out) and in
 // age. A client owns its entry only as far as its address does: an IPv4
@@ -26,6 +26,9 @@ import (
 type Record struct {
 	Cwnd   int64         // bytes: the window the connection had validated
 	MinRTT time.Duration // its minimum RTT
+	// LossRate is the share of its bytes the connection lost (0: none, or
+	// too few sent to tell).
+	LossRate float64
 }
 
 // Memory is a bounded table of Records by client prefix. It is safe for

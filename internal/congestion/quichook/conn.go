@@ -46,6 +46,9 @@ type Stats struct {
 	// gaps of a kept connection left out.
 	Delivered int64
 	Busy      time.Duration
+	// Lost is the bytes declared lost (Careful Resume saves the path's
+	// loss rate from it).
+	Lost int64
 }
 
 // DeliveryRate is Delivered per second of Busy (0 before any).
@@ -121,7 +124,7 @@ func (c *Conn) factory(initialMaxDatagramSize int64, now func() int64, builtin f
 	}
 	c.mu.Unlock()
 	o := &observed{conn: c, wireController: inner, trace: trace, model: model}
-	o.publish(now(), 0, false)
+	o.publish(now(), 0, 0, false)
 	return o
 }
 
@@ -148,11 +151,14 @@ func (o *observed) OnPacketSent(now int64, p wirePacket, bytesInFlight int64, is
 
 func (o *observed) OnAck(ev wireAckEvent) {
 	o.wireController.OnAck(ev)
-	var acked int64
+	var acked, lost int64
 	for _, p := range ev.Acked {
 		acked += p.Bytes
 	}
-	o.publish(ev.Now, acked, ev.BytesInFlight == 0)
+	for _, p := range ev.Lost {
+		lost += p.Bytes
+	}
+	o.publish(ev.Now, acked, lost, ev.BytesInFlight == 0)
 	if o.trace != nil {
 		trigger := triggerAck
 		if len(ev.Lost) > 0 {
@@ -181,8 +187,8 @@ func (o *observed) OnSpuriousLoss(now, packetNumber, sentTime int64) {
 }
 
 // publish records the controller's state at now, acked more bytes
-// delivered, and the end of a busy period if idle.
-func (o *observed) publish(now, acked int64, idle bool) {
+// delivered and lost more lost, and the end of a busy period if idle.
+func (o *observed) publish(now, acked, lost int64, idle bool) {
 	info := congestion.Info(o.Info())
 	c := o.conn
 	c.mu.Lock()
@@ -195,6 +201,7 @@ func (o *observed) publish(now, acked int64, idle bool) {
 	}
 	c.stats.Info = info
 	c.stats.Delivered += acked
+	c.stats.Lost += lost
 	if start := c.busyStart.Load(); idle && start != 0 {
 		c.stats.Busy += time.Duration(now - start)
 		c.busyStart.Store(0)

@@ -38,6 +38,7 @@ type recorder struct {
 	mu                 sync.Mutex
 	sent               []congestion.Packet
 	acked, lost        int
+	lostBytes          int64
 	ackEvents          int
 	ackBeforeFirstSend bool
 	sentTimeAfterAck   bool
@@ -64,6 +65,9 @@ func (r *recorder) OnAck(ev congestion.AckEvent) {
 	r.ackEvents++
 	r.acked += len(ev.Acked)
 	r.lost += len(ev.Lost)
+	for _, p := range ev.Lost {
+		r.lostBytes += p.Bytes
+	}
 	var bytes int64
 	for _, p := range append(append([]congestion.Packet(nil), ev.Acked...), ev.Lost...) {
 		if p.SentTime > ev.Now {
@@ -280,6 +284,9 @@ func TestControllerSeesEveryPacketAckAndLoss(t *testing.T) {
 	st := cc.Stats()
 	if st.Delivered < size || st.State != "fixed" || st.CongestionWindow != 64*1500 || st.Paths != 1 || st.DeliveryRate() <= 0 {
 		t.Errorf("stats: %+v", st)
+	}
+	if st.Lost != rec.lostBytes {
+		t.Errorf("stats: %d bytes lost, the controller was told of %d", st.Lost, rec.lostBytes)
 	}
 }
 

@@ -86,7 +86,7 @@ func (t *modelTrace) record(m congestion.Model, trigger string) {
 }
 
 func modelChanged(a, b congestion.Model) bool {
-	return a.State != b.State || a.InRecovery != b.InRecovery ||
+	return a.State != b.State || a.InRecovery != b.InRecovery || a.Resume != b.Resume ||
 		a.MaxBandwidth != b.MaxBandwidth || a.BandwidthShortterm != b.BandwidthShortterm ||
 		a.MinRTT != b.MinRTT ||
 		a.InflightLongterm != b.InflightLongterm || a.InflightShortterm != b.InflightShortterm ||
@@ -172,6 +172,9 @@ func (e modelUpdated) Encode(enc *jsontext.Encoder, _ time.Time) error {
 		w.token(jsontext.Float(milliseconds(m.LossRoundMinRTT)))
 		w.key("loss_round_loss")
 		w.token(jsontext.Float(m.LossRoundLoss))
+	}
+	if m.Resume != "" {
+		w.str("careful_resume", m.Resume)
 	}
 	w.token(jsontext.EndObject)
 	return w.err

@@ -36,8 +36,9 @@ func (l *eventLog) RecordEvent(ev qlogwriter.Event) {
 func (l *eventLog) Close() error { l.closed = true; return nil }
 
 // A state change is a congestion_state_updated event and a model event; a
-// model change only the model event; cwnd moving less than an eighth
-// nothing; once the connection is done, nothing at all.
+// model change (a Careful Resume phase too) only the model event; cwnd
+// moving less than an eighth nothing; once the connection is done,
+// nothing at all.
 func TestModelTraceRecordsChanges(t *testing.T) {
 	log := &eventLog{}
 	tr := &modelTrace{rec: log}
@@ -49,6 +50,8 @@ func TestModelTraceRecordsChanges(t *testing.T) {
 	tr.record(m, triggerAck)
 	m.InflightShortterm = 30000
 	tr.record(m, triggerLoss)
+	m.Resume = "jumped"
+	tr.record(m, triggerAck)
 	tr.close()
 	m.State = "probe_bw_down"
 	tr.record(m, triggerAck)
@@ -58,6 +61,7 @@ func TestModelTraceRecordsChanges(t *testing.T) {
 		`recovery:congestion_state_updated {"old":"startup","new":"drain","trigger":"ack"}`,
 		`lastmile:congestion_model_updated {"state":"drain","trigger":"ack","in_recovery":false,"congestion_window":44000,"pacing_rate":8000000,"max_bw":50000000,"bw":0,"min_rtt":9.5,"extra_acked":0,"random_loss":0}`,
 		`lastmile:congestion_model_updated {"state":"drain","trigger":"loss","in_recovery":false,"congestion_window":44000,"pacing_rate":8000000,"max_bw":50000000,"bw":0,"min_rtt":9.5,"inflight_shortterm":30000,"extra_acked":0,"random_loss":0}`,
+		`lastmile:congestion_model_updated {"state":"drain","trigger":"ack","in_recovery":false,"congestion_window":44000,"pacing_rate":8000000,"max_bw":50000000,"bw":0,"min_rtt":9.5,"inflight_shortterm":30000,"extra_acked":0,"random_loss":0,"careful_resume":"jumped"}`,
 	}
 	if strings.Join(log.events, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(log.events, "\n"), strings.Join(want, "\n"))
