@@ -1,6 +1,7 @@
 package clienttcp
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -13,6 +14,7 @@ import (
 //		client_tcp {
 //			congestion_control <name>
 //			notsent_lowat <size>|off
+//			answer_hits on|off
 //		}
 //		tls
 //	}
@@ -39,6 +41,12 @@ func (lw *ListenerWrapper) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("notsent_lowat %q: want a size such as 16KiB, or off", d.Val())
 			}
 			lw.NotsentLowat = int(n)
+		case "answer_hits":
+			on, err := onOff(d.Val())
+			if err != nil {
+				return d.Errf("answer_hits: %v", err)
+			}
+			lw.AnswerHits = &on
 		default:
 			return d.Errf("unrecognized client_tcp option %q", opt)
 		}
@@ -47,6 +55,16 @@ func (lw *ListenerWrapper) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 	}
 	return nil
+}
+
+func onOff(v string) (bool, error) {
+	switch v {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q: want on or off", v)
 }
 
 var _ caddyfile.Unmarshaler = (*ListenerWrapper)(nil)
