@@ -98,17 +98,21 @@ func (c *conn) answererLocked() *answering {
 }
 
 // restingLocked reports whether the owner is waiting for a new request
-// with nothing of the client's in its buffer: every request head it was
-// given has been answered (an idle report each: net/http reports idle
-// after the response is flushed, then reads; its background read during a
-// handler comes before that report), what it was given ends with a
-// request, and the connection is HTTP/1.1 (or new), offered answers, not
-// moved here by a reload, nor closing. c.mu is held.
+// with nothing of the client's in its buffer: it reported the connection
+// idle, every request head it was given has been answered (an idle report
+// each: net/http reports idle after the response is flushed, then reads;
+// its background read during a handler comes before that report, and a
+// request it reads from its buffer leaves the state idle), what it was
+// given ends with a request, and the connection is HTTP/1.1, offered
+// answers, not moved here by a reload, nor closing. The first request of a
+// connection is net/http's, so that its state is idle, not new, whenever
+// requests are answered here: its Shutdown then closes the connection at
+// once, between requests, and the drain moves it (drain.go). c.mu is held.
 func (c *conn) restingLocked() bool {
 	if c.noAnswer || !c.ln.lw.answerHits() || c.detached || c.closeWanted || len(c.unread) > 0 {
 		return false
 	}
-	if c.proto != protoHTTP1 && c.proto != protoUnknown {
+	if c.proto != protoHTTP1 || c.state != http.StateIdle {
 		return false
 	}
 	if c.heads-c.answered != c.idles || !c.requests.atRest() {

@@ -1,6 +1,7 @@
 package clienttcp
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,7 @@ import (
 
 	_ "github.com/lastmile-edge/lastmile/modules/httpcache" // edge_cache
 
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
@@ -86,9 +88,18 @@ func hitsEdge(t *testing.T) (answering, through string) {
 // after, so that all a server sends is read to its end.
 const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
-// exchange sends raw, then closing, on a new connection and returns all
-// the server sends until it closes.
-func exchange(t *testing.T, addr, raw string) string {
+// opening starts every exchange: net/http answers a connection's first
+// request.
+const opening = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+// exchange sends opening, then, to a server that answers hits below
+// net/http, hits until one is answered so (the request after one net/http
+// answered may have had its first byte taken by net/http's background
+// read, and then is net/http's too), then raw and closing on the same
+// connection, and returns all the server sent after the answers to those
+// until it closed, and how many requests were counted and answered below
+// net/http meanwhile.
+func exchange(t *testing.T, addr, raw string, answers bool) (got string, counted, answered float64) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -96,14 +107,37 @@ func exchange(t *testing.T, addr, raw string) string {
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	roundTrip := func(req string) {
+		t.Helper()
+		if _, err := io.WriteString(c, req); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	roundTrip(opening)
+	for tries := 0; answers; tries++ {
+		if tries == 100 {
+			t.Fatal("no hit answered below net/http in 100 tries")
+		}
+		answered := countedSince(t, answeredHits)
+		roundTrip("GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		answers = answered() == 0
+	}
+	answeredSince, countedSince := countedSince(t, answeredHits), countedSince(t, requestmetric.HTTP1)
 	if _, err := io.WriteString(c, raw+closing); err != nil {
 		t.Fatal(err)
 	}
-	got, err := io.ReadAll(c)
+	all, err := io.ReadAll(br)
 	if err != nil {
-		t.Fatalf("after %q: %v", got, err)
+		t.Fatalf("after %q: %v", all, err)
 	}
-	return string(got)
+	return string(all), countedSince(), answeredSince()
 }
 
 // varying are the fields whose values differ by the clock.
@@ -125,12 +159,12 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 	// Warm both: a miss stores, then hits.
 	for _, path := range []string{"/plain", "/a%20b", "/q?x=1&y=%2F", "/untyped", "/big", "/chunked", "/gone"} {
 		for _, addr := range []string{answering, through} {
-			exchange(t, addr, get(path, ""))
+			_, _, _ = exchange(t, addr, get(path, ""), false)
 		}
 	}
 	withPort := "GET /plain HTTP/1.1\r\nHost: 127.0.0.1:" + strings.Split(answering, ":")[1] + "\r\n\r\n"
 	for _, addr := range []string{answering, through} {
-		exchange(t, addr, withPort)
+		_, _, _ = exchange(t, addr, withPort, false)
 	}
 	smuggled := get("/nostore", "")
 	for _, c := range []struct {
@@ -171,15 +205,103 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 		{"blank line first", "\r\n" + get("/plain", ""), 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			answered := countedSince(t, answeredHits)
-			got := exchange(t, answering, c.raw)
-			if n := answered(); n != float64(c.answered) {
-				t.Errorf("%v answered below net/http, want %d", n, c.answered)
+			got, requests, answered := exchange(t, answering, c.raw, true)
+			if answered != float64(c.answered) {
+				t.Errorf("%v answered below net/http, want %d", answered, c.answered)
 			}
-			want := exchange(t, through, c.raw)
+			want, throughRequests, _ := exchange(t, through, c.raw, false)
+			if requests != throughRequests {
+				t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
+			}
 			if normalize(got) != normalize(want) {
 				t.Fatalf("answered:\n%s\nnet/http:\n%s", got, want)
 			}
 		})
+	}
+}
+
+// A kept connection whose hits are answered below net/http outlives a
+// reload as any other: the connection, waiting in client_tcp's read for its
+// next request, moves to the new config's server, which answers it, and
+// later hits below net/http again.
+func TestAnsweringConnectionMovesToTheNewConfig(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=600")
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(origin.Close)
+	port := testcaddy.FreePort(t)
+	config := func(timeout string) string {
+		return `{
+	admin off
+	servers {
+		protocols h1
+		timeouts {
+			idle ` + timeout + `
+		}
+		listener_wrappers {
+			client_tcp
+		}
+	}
+}
+http://127.0.0.1:` + port + ` {
+	edge_cache
+	reverse_proxy ` + strings.TrimPrefix(origin.URL, "http://") + `
+}
+`
+	}
+	testcaddy.Run(t, config("5m"))
+	c, err := net.Dial("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	br := bufio.NewReader(c)
+	get := func() {
+		t.Helper()
+		if _, err := io.WriteString(c, "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("reading the response: %v", err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != "page" || resp.Close {
+			t.Fatalf("%q, Connection: close %v", body, resp.Close)
+		}
+	}
+	// answeredNext reports whether the next hit is answered below net/http.
+	answeredNext := func() bool {
+		t.Helper()
+		answered := countedSince(t, answeredHits)
+		get()
+		return answered() == 1
+	}
+	// untilAnswered gets the hit until it is answered below net/http: the
+	// request after one net/http answered may be net/http's (exchange).
+	untilAnswered := func() {
+		t.Helper()
+		for range 100 {
+			if answeredNext() {
+				return
+			}
+		}
+		t.Fatal("no hit answered below net/http in 100 tries")
+	}
+	get() // a miss: a connection's first request is net/http's
+	untilAnswered()
+	if !answeredNext() {
+		t.Fatal("a hit after one answered below net/http was not")
+	}
+	moved := handedOver(t)
+	testcaddy.Run(t, config("4m"))
+	testcaddy.Eventually(t, 10*time.Second, "the connection handed over", func() bool { return handedOver(t)-moved == 1 })
+	get() // the new server's first
+	untilAnswered()
+	if !answeredNext() {
+		t.Fatal("after the reload, a hit after one answered below net/http was not")
 	}
 }
