@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -303,5 +304,75 @@ http://127.0.0.1:` + port + ` {
 	untilAnswered()
 	if !answeredNext() {
 		t.Fatal("after the reload, a hit after one answered below net/http was not")
+	}
+}
+
+// A hit answered below net/http allocates next to nothing: the request
+// head's string and the cache key (measured over the whole process, the
+// test's client reading into a fixed buffer).
+func TestAnsweredHitAllocations(t *testing.T) {
+	answering, _ := hitsEdge(t)
+	c, err := net.Dial("tcp", answering)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	req := []byte("GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\nAccept: */*\r\n\r\n")
+	br := bufio.NewReader(c)
+	var size int
+	answered := countedSince(t, answeredHits)
+	for range 100 { // warm: the miss, net/http's first answers, until answered below
+		if _, err := c.Write(req); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		size = len(body)
+		if answered() > 0 {
+			break
+		}
+	}
+	if answered() == 0 {
+		t.Fatal("no hit answered below net/http")
+	}
+	answered = countedSince(t, answeredHits)
+	const hits = 500
+	mallocs := func() uint64 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.Mallocs
+	}
+	body := make([]byte, size)
+	before := mallocs()
+	for range hits {
+		if _, err := c.Write(req); err != nil {
+			t.Fatal(err)
+		}
+		// The head, line by line without allocating, then the body.
+		for {
+			line, err := br.ReadSlice('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(line) == 2 {
+				break
+			}
+		}
+		if _, err := io.ReadFull(br, body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	per := float64(mallocs()-before) / hits
+	if n := answered(); n != hits {
+		t.Fatalf("%v of %d hits answered below net/http", n, hits)
+	}
+	t.Logf("%.2f allocations per answered hit (whole process)", per)
+	if per > 3 {
+		t.Fatalf("%.2f allocations per answered hit, want at most 3", per)
 	}
 }
