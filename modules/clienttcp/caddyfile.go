@@ -1,7 +1,6 @@
 package clienttcp
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -42,9 +41,9 @@ func (lw *ListenerWrapper) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			lw.NotsentLowat = int(n)
 		case "answer_hits":
-			on, err := onOff(d.Val())
-			if err != nil {
-				return d.Errf("answer_hits: %v", err)
+			on := d.Val() == "on"
+			if !on && d.Val() != "off" {
+				return d.Errf("answer_hits %q: want on or off", d.Val())
 			}
 			lw.AnswerHits = &on
 		default:
@@ -55,16 +54,6 @@ func (lw *ListenerWrapper) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 	}
 	return nil
-}
-
-func onOff(v string) (bool, error) {
-	switch v {
-	case "on":
-		return true, nil
-	case "off":
-		return false, nil
-	}
-	return false, fmt.Errorf("%q: want on or off", v)
 }
 
 var _ caddyfile.Unmarshaler = (*ListenerWrapper)(nil)

@@ -420,11 +420,16 @@ func (c *conn) awaitReportLocked() {
 	if c.reported == nil {
 		c.reported = make(chan struct{})
 	}
-	reported := c.reported
+	c.waitLocked(c.reported, stateReportLag)
+}
+
+// waitLocked waits, with c.mu released, until ch is closed or d passes.
+// c.mu is held.
+func (c *conn) waitLocked(ch <-chan struct{}, d time.Duration) {
 	c.mu.Unlock()
-	timer := time.NewTimer(stateReportLag)
+	timer := time.NewTimer(d)
 	select {
-	case <-reported:
+	case <-ch:
 	case <-timer.C:
 	}
 	timer.Stop()

@@ -219,15 +219,7 @@ func (c *conn) awaitAnswerLocked() (stalled bool) {
 	if c.answerWritten == nil {
 		c.answerWritten = make(chan struct{})
 	}
-	written := c.answerWritten
-	c.mu.Unlock()
-	timer := time.NewTimer(answerWriteGrace)
-	select {
-	case <-written:
-	case <-timer.C:
-	}
-	timer.Stop()
-	c.mu.Lock()
+	c.waitLocked(c.answerWritten, answerWriteGrace)
 	return c.writingAnswer
 }
 

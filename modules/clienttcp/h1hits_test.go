@@ -89,11 +89,8 @@ func hitsEdge(t *testing.T) (answering, through string) {
 // after, so that all a server sends is read to its end.
 const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
-// opening starts every exchange: net/http answers a connection's first
-// request.
-const opening = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-
-// exchange sends opening, then, to a server that answers hits below
+// exchange sends a miss (net/http answers a connection's first request),
+// then, to a server that answers hits below
 // net/http, hits until one is answered so (the request after one net/http
 // answered may have had its first byte taken by net/http's background
 // read, and then is net/http's too), then raw and closing on the same
@@ -109,25 +106,13 @@ func exchange(t *testing.T, addr, raw string, answers bool) (got string, counted
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 	br := bufio.NewReader(c)
-	roundTrip := func(req string) {
-		t.Helper()
-		if _, err := io.WriteString(c, req); err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
-	roundTrip(opening)
+	roundTrip(t, c, br, "/nostore")
 	for tries := 0; answers; tries++ {
 		if tries == 100 {
 			t.Fatal("no hit answered below net/http in 100 tries")
 		}
 		answered := countedSince(t, answeredHits)
-		roundTrip("GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		roundTrip(t, c, br, "/plain")
 		answers = answered() == 0
 	}
 	answeredSince, countedSince := countedSince(t, answeredHits), countedSince(t, requestmetric.HTTP1)
@@ -261,17 +246,8 @@ http://127.0.0.1:` + port + ` {
 	br := bufio.NewReader(c)
 	get := func() {
 		t.Helper()
-		if _, err := io.WriteString(c, "GET /page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatalf("reading the response: %v", err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if string(body) != "page" || resp.Close {
-			t.Fatalf("%q, Connection: close %v", body, resp.Close)
+		if resp := roundTrip(t, c, br, "/page"); resp.StatusCode != http.StatusOK || resp.Close {
+			t.Fatalf("%s, Connection: close %v", resp.Status, resp.Close)
 		}
 	}
 	// answeredNext reports whether the next hit is answered below net/http.

@@ -142,9 +142,16 @@ func (q *simpleRequest) parseTarget(target string) bool {
 
 // pathAsIs reports whether url.URL keeps path as it is: no escapes, and
 // no byte it would escape (so RawPath stays empty).
-func pathAsIs(path string) bool {
-	for i := 0; i < len(path); i++ {
-		if !pathByte[path[i]] {
+func pathAsIs(path string) bool { return allIn(path, &pathByte) }
+
+func isToken(s string) bool { return s != "" && allIn(s, &tokenByte) }
+
+func plainHost(s string) bool { return s != "" && allIn(s, &hostByte) }
+
+// allIn reports whether every byte of s is in set.
+func allIn(s string, set *[256]bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !set[s[i]] {
 			return false
 		}
 	}
@@ -164,30 +171,6 @@ func byteSet(s string) (set [256]bool) {
 		set[s[i]] = true
 	}
 	return set
-}
-
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !tokenByte[s[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-func plainHost(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !hostByte[s[i]] {
-			return false
-		}
-	}
-	return true
 }
 
 // canonical reports whether the token name is in net/http's canonical
