@@ -131,9 +131,13 @@ func (c *conn) restingLocked() bool {
 // left for the owner at the start of p. c.mu is held.
 func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 	st := hitStates.Get().(*hitState)
-	defer hitStates.Put(st)
 	st.local.Addr = c.Conn.LocalAddr()
-	defer func() { st.local.Addr = nil }()
+	defer func() {
+		// Pooled without a hold on the connection or a stored body.
+		st.local.Addr = nil
+		st.w.reset()
+		hitStates.Put(st)
+	}()
 	st.q.req.RemoteAddr = a.remoteAddr
 	for {
 		k := st.q.parseSimple(p[:n])
