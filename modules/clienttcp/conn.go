@@ -87,8 +87,7 @@ type conn struct {
 	answer                 *answering // nil until the first request at rest
 	noAnswer               bool       // the owner has no front for them
 	writingAnswer          bool       // a response is being written here
-	answerWritten          chan struct{}
-	closeWanted            bool // a Close came: answer no more
+	closeWanted            bool       // a Close came: answer no more
 	tlsState               *tls.ConnectionState
 
 	wmu        sync.Mutex
@@ -444,17 +443,11 @@ func (c *conn) Close() error {
 		c.mu.Unlock()
 		return nil
 	}
-	stalled := c.awaitAnswerLocked()
-	if c.detached {
+	if c.closeAfterAnswerLocked() {
 		c.mu.Unlock()
 		return nil
 	}
 	next := c.ln.successor()
-	if stalled {
-		// A response of client_tcp's is still being written: the
-		// connection cannot move under it.
-		next = nil
-	}
 	if next != nil {
 		c.awaitReportLocked()
 		if c.detached {

@@ -34,11 +34,6 @@ import (
 // a larger one is written on its own.
 const maxJoinedBody = 16 << 10
 
-// answerWriteGrace bounds how long a Close waits for a response being
-// written here to end before it closes the socket under it: a hit's
-// response is written in microseconds unless the client stopped reading.
-const answerWriteGrace = time.Second
-
 // hitState is what answering a request needs, pooled: a connection holds
 // none of it between requests.
 type hitState struct {
@@ -162,8 +157,8 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 		}
 		n = copy(p, p[k:n])
 		if c.closeWanted {
-			// A Close waited for this response: what follows is the
-			// next server's, or no one's.
+			// A Close came during the write: the owner closes now, and
+			// what follows is the next server's, or no one's.
 			c.unanswered = append(c.unanswered, p[:n]...)
 			return 0, io.EOF
 		}
@@ -183,8 +178,8 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 }
 
 // writeAnswerLocked writes a response with the write deadline net/http or
-// the fast path would give it. c.mu is held, and released while writing:
-// a Close waits for the write (awaitAnswerLocked).
+// the fast path would give it. c.mu is held, and released while writing
+// (a Close meanwhile is left to the owner: closeAfterAnswerLocked).
 func (c *conn) writeAnswerLocked(a *answering, head, body []byte) error {
 	var deadline time.Time
 	switch {
@@ -204,26 +199,18 @@ func (c *conn) writeAnswerLocked(a *answering, head, body []byte) error {
 	}
 	c.mu.Lock()
 	c.writingAnswer = false
-	if c.answerWritten != nil {
-		close(c.answerWritten)
-		c.answerWritten = nil
-	}
 	return err
 }
 
-// awaitAnswerLocked lets a response being written here end before the
-// connection closes or moves (at most answerWriteGrace), and stops the
-// answering; it reports whether the write is still under way. c.mu is
-// held (released while waiting).
-func (c *conn) awaitAnswerLocked() (stalled bool) {
+// closeAfterAnswerLocked stops the answering, and reports whether a
+// response is being written here: net/http, which saw no request, may
+// close the connection as idle (Shutdown does) under it. The Close is then
+// left to the owner: its Read returns EOF once the response is written,
+// and the owner closes the connection, which then moves or closes as an
+// idle one (a response net/http writes holds Shutdown the same way, bounded
+// by the write's deadline). c.mu is held.
+func (c *conn) closeAfterAnswerLocked() bool {
 	c.closeWanted = true
-	if !c.writingAnswer {
-		return false
-	}
-	if c.answerWritten == nil {
-		c.answerWritten = make(chan struct{})
-	}
-	c.waitLocked(c.answerWritten, answerWriteGrace)
 	return c.writingAnswer
 }
 

@@ -19,11 +19,16 @@ import (
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
+// hugeBody is larger than a loopback connection's buffers (Linux's
+// defaults allow up to 4 MiB to send and 6 MiB to receive): a client that
+// does not read it stalls its write.
+const hugeBody = 40 << 20
+
 // hitsEdge runs one edge with two servers in front of one origin, the same
 // site on both: "answering" with client_tcp as configured by default,
 // "through" with answer_hits off, so net/http parses and writes every
-// request. It returns their addresses.
-func hitsEdge(t *testing.T) (answering, through string) {
+// request. It returns their addresses, and a reload of the config.
+func hitsEdge(t *testing.T) (answering, through string, reload func()) {
 	body2k := strings.Repeat("0123456789abcdef", 128)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -45,6 +50,9 @@ func hitsEdge(t *testing.T) (answering, through string) {
 			_, _ = io.WriteString(w, body2k)
 			w.(http.Flusher).Flush()
 			_, _ = io.WriteString(w, body2k)
+		case "/huge":
+			h.Set("Content-Length", fmt.Sprint(hugeBody))
+			_, _ = w.Write(make([]byte, hugeBody))
 		case "/gone":
 			w.WriteHeader(http.StatusGone)
 			_, _ = io.WriteString(w, "gone")
@@ -59,20 +67,26 @@ func hitsEdge(t *testing.T) (answering, through string) {
 	a, b := testcaddy.FreePort(t), testcaddy.FreePort(t)
 	site := func(port string) string {
 		return `http://127.0.0.1:` + port + ` {
-	edge_cache
+	edge_cache {
+		max_object_bytes 64MiB
+	}
 	reverse_proxy ` + strings.TrimPrefix(origin.URL, "http://") + `
 }
 `
 	}
-	testcaddy.Run(t, `{
+	config := func(idle string) string {
+		return `{
 	admin off
-	servers :`+a+` {
+	servers :` + a + ` {
 		protocols h1
+		timeouts {
+			idle ` + idle + `
+		}
 		listener_wrappers {
 			client_tcp
 		}
 	}
-	servers :`+b+` {
+	servers :` + b + ` {
 		protocols h1
 		listener_wrappers {
 			client_tcp {
@@ -81,30 +95,30 @@ func hitsEdge(t *testing.T) (answering, through string) {
 		}
 	}
 }
-`+site(a)+site(b))
-	return "127.0.0.1:" + a, "127.0.0.1:" + b
+` + site(a) + site(b)
+	}
+	testcaddy.Run(t, config("5m"))
+	return "127.0.0.1:" + a, "127.0.0.1:" + b, func() { testcaddy.Run(t, config("4m")) }
 }
 
 // closing ends every exchange: a request net/http answers and closes
 // after, so that all a server sends is read to its end.
 const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
-// exchange sends a miss (net/http answers a connection's first request),
-// then, to a server that answers hits below
-// net/http, hits until one is answered so (the request after one net/http
-// answered may have had its first byte taken by net/http's background
-// read, and then is net/http's too), then raw and closing on the same
-// connection, and returns all the server sent after the answers to those
-// until it closed, and how many requests were counted and answered below
-// net/http meanwhile.
-func exchange(t *testing.T, addr, raw string, answers bool) (got string, counted, answered float64) {
+// dialAnswered opens a connection to a server that answers hits below
+// net/http (if answers) on which the last hit was answered so: a
+// connection's first request is net/http's, and the request after one
+// net/http answered may have had its first byte taken by net/http's
+// background read, and then is net/http's too, so it sends a miss, then
+// hits until one is answered below net/http.
+func dialAnswered(t *testing.T, addr string, answers bool) (net.Conn, *bufio.Reader) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	t.Cleanup(func() { c.Close() })
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
 	br := bufio.NewReader(c)
 	roundTrip(t, c, br, "/nostore")
 	for tries := 0; answers; tries++ {
@@ -115,6 +129,15 @@ func exchange(t *testing.T, addr, raw string, answers bool) (got string, counted
 		roundTrip(t, c, br, "/plain")
 		answers = answered() == 0
 	}
+	return c, br
+}
+
+// exchange sends raw and closing on a connection from dialAnswered, and
+// returns all the server sent until it closed, and how many requests were
+// counted and answered below net/http meanwhile.
+func exchange(t *testing.T, addr, raw string, answers bool) (got string, counted, answered float64) {
+	t.Helper()
+	c, br := dialAnswered(t, addr, answers)
 	answeredSince, countedSince := countedSince(t, answeredHits), countedSince(t, requestmetric.HTTP1)
 	if _, err := io.WriteString(c, raw+closing); err != nil {
 		t.Fatal(err)
@@ -138,7 +161,7 @@ func normalize(s string) string { return varying.ReplaceAllString(s, "$1: -\r") 
 // HTTP/1.0, carry a body or ask for a range go to net/http, as do hits
 // net/http would write chunked.
 func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
-	answering, through := hitsEdge(t)
+	answering, through, _ := hitsEdge(t)
 	get := func(path, fields string) string {
 		return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + fields + "\r\n"
 	}
@@ -211,112 +234,37 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 // next request, moves to the new config's server, which answers it, and
 // later hits below net/http again.
 func TestAnsweringConnectionMovesToTheNewConfig(t *testing.T) {
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "max-age=600")
-		_, _ = io.WriteString(w, "page")
-	}))
-	t.Cleanup(origin.Close)
-	port := testcaddy.FreePort(t)
-	config := func(timeout string) string {
-		return `{
-	admin off
-	servers {
-		protocols h1
-		timeouts {
-			idle ` + timeout + `
-		}
-		listener_wrappers {
-			client_tcp
-		}
-	}
-}
-http://127.0.0.1:` + port + ` {
-	edge_cache
-	reverse_proxy ` + strings.TrimPrefix(origin.URL, "http://") + `
-}
-`
-	}
-	testcaddy.Run(t, config("5m"))
-	c, err := net.Dial("tcp", "127.0.0.1:"+port)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
-	br := bufio.NewReader(c)
-	get := func() {
-		t.Helper()
-		if resp := roundTrip(t, c, br, "/page"); resp.StatusCode != http.StatusOK || resp.Close {
-			t.Fatalf("%s, Connection: close %v", resp.Status, resp.Close)
-		}
-	}
-	// answeredNext reports whether the next hit is answered below net/http.
-	answeredNext := func() bool {
-		t.Helper()
-		answered := countedSince(t, answeredHits)
-		get()
-		return answered() == 1
-	}
-	// untilAnswered gets the hit until it is answered below net/http: the
-	// request after one net/http answered may be net/http's (exchange).
-	untilAnswered := func() {
-		t.Helper()
-		for range 100 {
-			if answeredNext() {
-				return
-			}
-		}
-		t.Fatal("no hit answered below net/http in 100 tries")
-	}
-	get() // a miss: a connection's first request is net/http's
-	untilAnswered()
-	if !answeredNext() {
+	answering, _, reload := hitsEdge(t)
+	c, br := dialAnswered(t, answering, true)
+	answered := countedSince(t, answeredHits)
+	if roundTrip(t, c, br, "/plain"); answered() != 1 {
 		t.Fatal("a hit after one answered below net/http was not")
 	}
 	moved := handedOver(t)
-	testcaddy.Run(t, config("4m"))
+	reload()
 	testcaddy.Eventually(t, 10*time.Second, "the connection handed over", func() bool { return handedOver(t)-moved == 1 })
-	get() // the new server's first
-	untilAnswered()
-	if !answeredNext() {
-		t.Fatal("after the reload, a hit after one answered below net/http was not")
+	resp := roundTrip(t, c, br, "/plain") // the new server's first
+	for range 100 {
+		if resp.StatusCode != http.StatusOK || resp.Close {
+			t.Fatalf("after the reload: %s, Connection: close %v", resp.Status, resp.Close)
+		}
+		if answered() > 1 {
+			return
+		}
+		resp = roundTrip(t, c, br, "/plain")
 	}
+	t.Fatal("after the reload, no hit answered below net/http in 100")
 }
 
 // A hit answered below net/http allocates next to nothing: the request
 // head's string and the cache key (measured over the whole process, the
 // test's client reading into a fixed buffer).
 func TestAnsweredHitAllocations(t *testing.T) {
-	answering, _ := hitsEdge(t)
-	c, err := net.Dial("tcp", answering)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	answering, _, _ := hitsEdge(t)
+	c, br := dialAnswered(t, answering, true)
 	req := []byte("GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\nAccept: */*\r\n\r\n")
-	br := bufio.NewReader(c)
-	var size int
+	size := int(roundTrip(t, c, br, "/plain").ContentLength)
 	answered := countedSince(t, answeredHits)
-	for range 100 { // warm: the miss, net/http's first answers, until answered below
-		if _, err := c.Write(req); err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		size = len(body)
-		if answered() > 0 {
-			break
-		}
-	}
-	if answered() == 0 {
-		t.Fatal("no hit answered below net/http")
-	}
-	answered = countedSince(t, answeredHits)
 	const hits = 500
 	mallocs := func() uint64 {
 		var m runtime.MemStats
