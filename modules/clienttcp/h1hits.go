@@ -110,15 +110,8 @@ func (c *conn) restingLocked() bool {
 	if c.proto != protoHTTP1 || c.state != http.StateIdle {
 		return false
 	}
-	if c.heads-c.answered != c.idles || !c.requests.atRest() {
-		return false
-	}
-	select {
-	case <-c.ln.done:
-		return false // shutting down: net/http answers, and closes after
-	default:
-		return true
-	}
+	// Shutting down: net/http answers, and closes after.
+	return c.heads-c.answered == c.idles && c.requests.atRest() && !c.ln.closed()
 }
 
 // answerHits answers the hits at the start of p[:n], fresh from the
@@ -136,7 +129,7 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 	st.q.req.RemoteAddr = a.remoteAddr
 	for {
 		k := st.q.parseSimple(p[:n])
-		if k == 0 {
+		if k == 0 || c.ln.closed() {
 			return n, nil
 		}
 		st.w.reset()
@@ -147,12 +140,13 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 		c.answered++
 		answeredHits.Inc()
 		head, body := st.w.appendHead(st.out[:0], st.q.req.Method, time.Now())
+		deadline := a.writeDeadline(len(body))
 		if len(body) <= maxJoinedBody {
 			head = append(head, body...)
 			body = nil
 		}
 		st.out = head[:0]
-		if err := c.writeAnswerLocked(a, head, body); err != nil {
+		if err := c.writeAnswerLocked(deadline, head, body); err != nil {
 			return 0, err
 		}
 		n = copy(p, p[k:n])
@@ -177,17 +171,23 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 	}
 }
 
-// writeAnswerLocked writes a response with the write deadline net/http or
-// the fast path would give it. c.mu is held, and released while writing
-// (a Close meanwhile is left to the owner: closeAfterAnswerLocked).
-func (c *conn) writeAnswerLocked(a *answering, head, body []byte) error {
-	var deadline time.Time
+// writeDeadline is the write deadline net/http (write_timeout) or the fast
+// path (write_idle_timeout, for a body larger than net/http's buffer)
+// would give a response with a body of size bytes.
+func (a *answering) writeDeadline(size int) time.Time {
 	switch {
 	case a.write > 0:
-		deadline = time.Now().Add(a.write)
-	case a.writeIdle > 0 && len(body) > 4<<10:
-		deadline = time.Now().Add(a.writeIdle)
+		return time.Now().Add(a.write)
+	case a.writeIdle > 0 && size > 4<<10:
+		return time.Now().Add(a.writeIdle)
 	}
+	return time.Time{}
+}
+
+// writeAnswerLocked writes a response by deadline. c.mu is held, and
+// released while writing (a Close meanwhile is left to the owner:
+// closeAfterAnswerLocked).
+func (c *conn) writeAnswerLocked(deadline time.Time, head, body []byte) error {
 	if err := c.setWriteLocked(deadline); err != nil {
 		return err
 	}
