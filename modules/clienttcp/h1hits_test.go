@@ -45,6 +45,11 @@ func hitsEdge(t *testing.T) (answering, through string, reload func()) {
 			h.Set("Content-Type", "application/octet-stream")
 			h.Set("Content-Length", fmt.Sprint(len(big)))
 			_, _ = io.WriteString(w, big)
+		case "/small-chunked": // stored without Content-Length: net/http adds one
+			h.Set("Content-Type", "text/plain")
+			_, _ = io.WriteString(w, "small ")
+			w.(http.Flusher).Flush()
+			_, _ = io.WriteString(w, "body")
 		case "/chunked": // stored without Content-Length: net/http would chunk it
 			h.Set("Content-Type", "text/plain")
 			_, _ = io.WriteString(w, body2k)
@@ -166,7 +171,7 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 		return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + fields + "\r\n"
 	}
 	// Warm both: a miss stores, then hits.
-	for _, path := range []string{"/plain", "/a%20b", "/q?x=1&y=%2F", "/untyped", "/big", "/chunked", "/gone"} {
+	for _, path := range []string{"/plain", "/a%20b", "/q?x=1&y=%2F", "/untyped", "/big", "/small-chunked", "/chunked", "/gone"} {
 		for _, addr := range []string{answering, through} {
 			_, _, _ = exchange(t, addr, get(path, ""), false)
 		}
@@ -196,6 +201,8 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 		{"pipelined hit miss hit", get("/plain", "") + get("/nostore", "") + get("/untyped", ""), 1},
 		{"pipelined hits", get("/plain", "") + get("/big", "") + get("/gone", ""), 3},
 		{"hit then a partial request", get("/plain", "") + "GET /plain HTTP/1.1\r\nHo", 1},
+		{"small entry stored without length", get("/small-chunked", ""), 1},
+		{"head of it", "HEAD /small-chunked HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 1},
 		{"chunked-stored entry", get("/chunked", ""), 0},
 		{"range", get("/plain", "Range: bytes=0-9\r\n"), 0},
 		{"pragma", get("/plain", "Pragma: no-cache\r\n"), 0},
