@@ -3,6 +3,7 @@ package clienttcp
 import (
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +18,9 @@ import (
 func TestReloadDuringAnAnsweredWrite(t *testing.T) {
 	answering, _, reload := hitsEdge(t)
 	warm, wbr := dialAnswered(t, answering, false)
-	roundTrip(t, warm, wbr, "/huge") // stored
+	testcaddy.Eventually(t, 10*time.Second, "the huge body stored", func() bool {
+		return strings.HasPrefix(roundTrip(t, warm, wbr, "/huge").Header.Get("Cache-Status"), "lastmile; hit")
+	})
 	c, br := dialAnswered(t, answering, true)
 	answered := countedSince(t, answeredHits)
 	if _, err := io.WriteString(c, "GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {

@@ -170,15 +170,16 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 	get := func(path, fields string) string {
 		return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + fields + "\r\n"
 	}
-	// Warm both: a miss stores, then hits.
-	for _, path := range []string{"/plain", "/a%20b", "/q?x=1&y=%2F", "/untyped", "/big", "/small-chunked", "/chunked", "/gone"} {
-		for _, addr := range []string{answering, through} {
-			_, _, _ = exchange(t, addr, get(path, ""), false)
-		}
-	}
+	// Warm both, until each stored response is a hit.
 	withPort := "GET /plain HTTP/1.1\r\nHost: 127.0.0.1:" + strings.Split(answering, ":")[1] + "\r\n\r\n"
 	for _, addr := range []string{answering, through} {
-		_, _, _ = exchange(t, addr, withPort, false)
+		for _, req := range []string{get("/plain", ""), get("/a%20b", ""), get("/q?x=1&y=%2F", ""), get("/untyped", ""),
+			get("/big", ""), get("/small-chunked", ""), get("/chunked", ""), get("/gone", ""), withPort} {
+			testcaddy.Eventually(t, 10*time.Second, "a hit: "+req, func() bool {
+				got, _, _ := exchange(t, addr, req, false)
+				return strings.Contains(got, "Cache-Status: lastmile; hit")
+			})
+		}
 	}
 	smuggled := get("/nostore", "")
 	for _, c := range []struct {
