@@ -34,3 +34,26 @@ func TestDefaultCaddyfileHitsTakeTheFastPath(t *testing.T) {
 		t.Fatalf("fast_hits_total grew by %v for 3 hits, want 3", got)
 	}
 }
+
+// With the default Caddyfile (client_tcp after tls), HTTP/1.1 hits on a
+// kept connection are answered by client_tcp below net/http, over TLS,
+// with the fields the route adds (alt_svc's Alt-Svc, which reads the
+// connection's local port) and the scheme's cache key.
+func TestDefaultCaddyfileHTTP1HitsAnsweredBelowNetHTTP(t *testing.T) {
+	e := startEdge(t)
+	h1 := e.tcpClient(t, true)
+	get(t, h1, e.URL("/static/app.css"))
+	answered := e.counter(t, "lastmile_client_tcp_answered_hits_total")
+	// A connection's first request is net/http's, and the one after a
+	// request net/http answered may be too (its background read).
+	for range 100 {
+		resp, body := get(t, h1, e.URL("/static/app.css"))
+		if cs := resp.Header.Get("Cache-Status"); !strings.HasPrefix(cs, "lastmile; hit") || len(body) == 0 || resp.Header.Get("Alt-Svc") == "" {
+			t.Fatalf("Cache-Status %q, Alt-Svc %q, %d bytes", cs, resp.Header.Get("Alt-Svc"), len(body))
+		}
+		if answered.delta(t) > 0 {
+			return
+		}
+	}
+	t.Fatal("no HTTP/1.1 hit answered below net/http in 100")
+}

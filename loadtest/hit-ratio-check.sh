@@ -12,10 +12,12 @@
 # Two checks: the log must say both cached sites got the fast hit path
 # (a config-level regression fails there, whatever the speed), and the
 # median ratio of three rounds must reach its floor. The floors are
-# generous, for a shared machine: HTTP/1.1 1.10x, against medians of
-# 1.25x to 1.80x in 20 runs on the project's shared 2-core machine (single
-# rounds down to 1.16x) and about 1.04x without the fast hit path
-# (1a1ebe8); HTTP/2 1.0x (a hit no slower than `respond`), against 1.14x
+# generous, for a shared machine: HTTP/1.1 1.8x, against medians of 2.97x
+# to 3.16x in the first three runs with client_tcp answering hits below
+# net/http (single rounds down to 1.79x; docs/BENCHMARKS.md, "HTTP/1.1
+# hits below net/http"), 1.25x to 1.80x in 20 runs before it (hits inside
+# net/http, on the fast hit path: most regressions of the answers fail
+# here) and about 1.04x without the fast hit path (1a1ebe8); HTTP/2 1.0x (a hit no slower than `respond`), against 1.14x
 # to 1.97x (the 1.14x from a first form that took the ratio of medians;
 # 1.25x since), and about 0.91x without the fast path (docs/BENCHMARKS.md,
 # "Regression check of the hit path"); HTTP/3 0.8x, against 0.97x to
@@ -27,7 +29,7 @@
 #   MIN_H1=0 MIN_H2=0 MIN_H3=0 loadtest/hit-ratio-check.sh   # only print the ratios
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DUR=${DUR:-2s} ROUNDS=${ROUNDS:-3} C=${C:-32} MIN_H1=${MIN_H1:-1.10} MIN_H2=${MIN_H2:-1.0} MIN_H3=${MIN_H3:-0.8}
+DUR=${DUR:-2s} ROUNDS=${ROUNDS:-3} C=${C:-32} MIN_H1=${MIN_H1:-1.8} MIN_H2=${MIN_H2:-1.0} MIN_H3=${MIN_H3:-0.8}
 for tool in wrk h2load taskset; do
 	command -v "$tool" >/dev/null || { echo "hit-ratio-check: $tool is missing (make deps installs it)" >&2; exit 1; }
 done

@@ -8,6 +8,7 @@ package frontdoor
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"net/http"
 	"sync"
@@ -85,4 +86,27 @@ type FieldAdder interface {
 	// AddFields adds to h what the handler adds to the response to r
 	// before passing it on.
 	AddFields(r *http.Request, h http.Header)
+}
+
+// HTTP1Answerer is a front that can also answer an HTTP/1.1 request a
+// listener parsed itself, below net/http (client_tcp does, for requests it
+// finds plainly simple: a GET or HEAD without a body, a single Host, no
+// Range; see modules/clienttcp/h1hits.go). The front judges it exactly as
+// it judges the same request from net/http, and answers only what the
+// listener can write as net/http would: the response w gets is complete
+// when AnswerHTTP1 returns (a status, fields, at most one body write, with
+// a Content-Length or a body of at most 2 KiB and no Transfer-Encoding).
+type HTTP1Answerer interface {
+	// AnswerHTTP1 answers r into w if it can, and reports whether it
+	// did; when it did not, w is untouched and r goes to net/http. tls
+	// is the connection's TLS state (nil on plain TCP). It must not keep
+	// r, w or what they hold past its return.
+	AnswerHTTP1(w http.ResponseWriter, r *http.Request, tls *tls.ConnectionState) bool
+}
+
+// HTTP1Front is srv's front if it answers HTTP/1.1 requests a listener
+// parsed, else nil.
+func HTTP1Front(srv *caddyhttp.Server) HTTP1Answerer {
+	a, _ := Handler(srv).(HTTP1Answerer)
+	return a
 }

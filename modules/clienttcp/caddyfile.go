@@ -13,6 +13,7 @@ import (
 //		client_tcp {
 //			congestion_control <name>
 //			notsent_lowat <size>|off
+//			answer_hits on|off
 //		}
 //		tls
 //	}
@@ -39,6 +40,12 @@ func (lw *ListenerWrapper) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("notsent_lowat %q: want a size such as 16KiB, or off", d.Val())
 			}
 			lw.NotsentLowat = int(n)
+		case "answer_hits":
+			on := d.Val() == "on"
+			if !on && d.Val() != "off" {
+				return d.Errf("answer_hits %q: want on or off", d.Val())
+			}
+			lw.AnswerHits = &on
 		default:
 			return d.Errf("unrecognized client_tcp option %q", opt)
 		}

@@ -18,6 +18,8 @@ func TestCaddyfileErrors(t *testing.T) {
 		{"bogus 1", `unrecognized client_tcp option "bogus"`},
 		{"notsent_lowat none", "want a size"},
 		{"congestion_control", "wrong argument count"},
+		{"answer_hits maybe", `answer_hits "maybe": want on or off`},
+		{"answer_hits", "wrong argument count"},
 		{"congestion_control bbr cubic", "wrong argument count"},
 	} {
 		t.Run(tc.option, func(t *testing.T) {

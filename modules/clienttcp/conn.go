@@ -80,6 +80,16 @@ type conn struct {
 	requests   requestScanner
 	lastStream uint32
 
+	// HTTP/1.1 hits answered here, below the owner (h1hits.go): request
+	// heads read in all, how many of them were answered here, and the
+	// owner's idle reports (one after each response of its own).
+	heads, answered, idles int
+	answer                 *answering // nil until the first request at rest
+	noAnswer               bool       // the owner has no front for them
+	writingAnswer          bool       // a response is being written here
+	closeWanted            bool       // a Close came: answer no more
+	tlsState               *tls.ConnectionState
+
 	wmu        sync.Mutex
 	out        frameScanner // server to client, HTTP/2 only
 	h2w        *coalescer   // HTTP/2 only: where the server's writes go (h2writer.go)
@@ -127,29 +137,41 @@ func (c *conn) Read(p []byte) (int, error) {
 		c.mu.Unlock()
 		return n, nil
 	}
-	if err := c.startReadLocked(); err != nil {
-		c.mu.Unlock()
+	answer := c.answererLocked()
+	defer c.mu.Unlock()
+	n, err, cut := c.readSocketLocked(p)
+	if cut {
 		return 0, err
 	}
-	c.reading = true
-	c.mu.Unlock()
-	n, err := c.Conn.Read(p)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.reading = false
-	if c.interrupted != nil {
-		// detach cut this read short: what it brought goes to the
-		// server the connection moves to.
-		c.unanswered = append(c.unanswered, p[:n]...)
-		c.scanHTTP1(p[:n])
-		close(c.interrupted)
-		c.interrupted = nil
-		return 0, io.EOF
+	if n > 0 && err == nil && answer != nil {
+		n, err = c.answerHits(answer, p, n)
 	}
 	if n > 0 {
 		c.delivered(p[:n], true)
 	}
 	return n, err
+}
+
+// readSocketLocked reads from the socket for the owner, with c.mu released
+// meanwhile; cut reports that detach cut the read short (what it brought
+// goes to the server the connection moves to). c.mu is held.
+func (c *conn) readSocketLocked(p []byte) (n int, err error, cut bool) {
+	if err := c.startReadLocked(); err != nil {
+		return 0, err, false
+	}
+	c.reading = true
+	c.mu.Unlock()
+	n, err = c.Conn.Read(p)
+	c.mu.Lock()
+	c.reading = false
+	if c.interrupted != nil {
+		c.unanswered = append(c.unanswered, p[:n]...)
+		c.scanHTTP1(p[:n])
+		close(c.interrupted)
+		c.interrupted = nil
+		return 0, io.EOF, true
+	}
+	return n, err, false
 }
 
 // readHTTP2 reads for an HTTP/2 connection's server, which only needs its
@@ -246,6 +268,7 @@ func (c *conn) observe(p []byte) {
 // read; c.mu is held.
 func (c *conn) scanHTTP1(p []byte) {
 	if n := c.requests.feed(p); n > 0 {
+		c.heads += n
 		requestmetric.HTTP1.Add(float64(n))
 	}
 }
@@ -363,6 +386,9 @@ func (c *conn) setState(srv any, st http.ConnState) {
 	}
 	if c.owner == srv {
 		c.state = st
+		if st == http.StateIdle {
+			c.idles++
+		}
 		if c.reported != nil {
 			close(c.reported)
 			c.reported = nil
@@ -393,11 +419,16 @@ func (c *conn) awaitReportLocked() {
 	if c.reported == nil {
 		c.reported = make(chan struct{})
 	}
-	reported := c.reported
+	c.waitLocked(c.reported, stateReportLag)
+}
+
+// waitLocked waits, with c.mu released, until ch is closed or d passes.
+// c.mu is held.
+func (c *conn) waitLocked(ch <-chan struct{}, d time.Duration) {
 	c.mu.Unlock()
-	timer := time.NewTimer(stateReportLag)
+	timer := time.NewTimer(d)
 	select {
-	case <-reported:
+	case <-ch:
 	case <-timer.C:
 	}
 	timer.Stop()
@@ -409,6 +440,10 @@ func (c *conn) awaitReportLocked() {
 func (c *conn) Close() error {
 	c.mu.Lock()
 	if c.detached {
+		c.mu.Unlock()
+		return nil
+	}
+	if c.closeAfterAnswerLocked() {
 		c.mu.Unlock()
 		return nil
 	}

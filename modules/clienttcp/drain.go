@@ -199,6 +199,16 @@ func (l *listener) goAwayHTTP2(conns []*conn) {
 	}
 }
 
+// closed reports whether l was closed: its server is shutting down.
+func (l *listener) closed() bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // successor is the listener that takes over l's address: once a newer
 // config's listener for it is open, l's config is being replaced. (Its
 // server starts closing connections before it closes l: Shutdown marks

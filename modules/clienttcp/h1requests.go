@@ -31,6 +31,9 @@ type requestScanner struct {
 	connect bool   // the head asks for a tunnel (CONNECT)
 	last    bool   // the connection closes after this request
 	held    []byte // what came while a switch was undecided
+	// blank: empty lines came where a request line was awaited (which
+	// net/http does not skip).
+	blank bool
 }
 
 type scanState uint8
@@ -112,6 +115,7 @@ func (s *requestScanner) endLine(line []byte) bool {
 	case scanRequestLine:
 		if len(line) == 0 {
 			// Empty lines before a request line are tolerated.
+			s.blank = true
 			return false
 		}
 		method, _, _ := bytes.Cut(line, []byte(" "))
@@ -257,6 +261,12 @@ func statusCode(p []byte) (int, bool) {
 	}
 	n, err := strconv.Atoi(string(p[prefix : prefix+3]))
 	return n, err == nil
+}
+
+// atRest reports whether what was scanned ends with a request: no part
+// of another is held.
+func (s *requestScanner) atRest() bool {
+	return s.state == scanRequestLine && len(s.line) == 0 && !s.blank
 }
 
 func (s *requestScanner) stop() {

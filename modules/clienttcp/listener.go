@@ -40,6 +40,12 @@ type ListenerWrapper struct {
 	// leaves the kernel's default.
 	NotsentLowat int `json:"notsent_lowat,omitempty"`
 
+	// AnswerHits answers HTTP/1.1 cache hits below net/http, for the
+	// sites of the fast hit path (docs/ARCHITECTURE.md, "HTTP/1.1 hits
+	// below net/http"). Default on: the same answer net/http would send,
+	// for a fraction of the CPU; false leaves every request to net/http.
+	AnswerHits *bool `json:"answer_hits,omitempty"`
+
 	options tcptune.Options
 	logger  *zap.Logger
 	warn    *sync.Once
@@ -73,11 +79,19 @@ func (lw *ListenerWrapper) Provision(ctx caddy.Context) error {
 	}
 	lw.options = tcptune.Options{Congestion: cc, NotsentLowat: max(lw.NotsentLowat, 0)}
 	lw.app = hookServers(ctx)
+	if lw.answerHits() {
+		lw.logger.Info("HTTP/1.1 hits of the sites with a fast hit path are answered below net/http (answer_hits)")
+	} else {
+		lw.logger.Info("HTTP/1.1 hits go through net/http: answer_hits is off")
+	}
 	if err := requestmetric.Register(ctx.GetMetricsRegistry()); err != nil {
 		return err
 	}
-	return promreg.Register(ctx.GetMetricsRegistry(), metrics.reloaded)
+	return promreg.Register(ctx.GetMetricsRegistry(), metrics.reloaded, answeredHits)
 }
+
+// answerHits reports whether HTTP/1.1 hits are answered below net/http.
+func (lw *ListenerWrapper) answerHits() bool { return lw.AnswerHits == nil || *lw.AnswerHits }
 
 // Cleanup unhooks the config's http app.
 func (lw *ListenerWrapper) Cleanup() error {

@@ -15,5 +15,6 @@ func TestValidateRefusesInvalidJSON(t *testing.T) {
 	testcaddy.RefuseAll(t, []testcaddy.Invalid{
 		{"notsent_lowat below -1", wrapper(`, "notsent_lowat": -2`), "notsent_lowat -2: want -1 (kernel default) or up to 1 GiB"},
 		{"notsent_lowat above 1 GiB", wrapper(`, "notsent_lowat": 2147483647`), "notsent_lowat 2147483647: want -1 (kernel default) or up to 1 GiB"},
+		{"answer_hits not a boolean", wrapper(`, "answer_hits": "off"`), "answer_hits of type bool"},
 	})
 }

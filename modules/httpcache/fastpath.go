@@ -369,17 +369,10 @@ func (f *fastFront) site(r *http.Request) *fastSite {
 // handlers before the cache, add. It reports whether it did.
 func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle time.Duration, adders []frontdoor.FieldAdder) bool {
 	start := time.Now()
-	d := h.decide(r)
-	switch d.verdict {
-	case verdictFresh:
-		if h.nearEnd(d.e, d.ttl) {
-			return false // the route's handler counts it and refreshes
-		}
-	case verdictMaxStale:
-	default:
+	d, ok := h.fastDecision(r)
+	if !ok {
 		return false
 	}
-	fastHits.Inc()
 	if writeIdle > 0 && len(d.e.body) > bufferedBody {
 		// The body does not fit the server's buffer: its write blocks on
 		// the client, bounded as Caddy bounds it.
@@ -387,6 +380,28 @@ func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle ti
 		_ = rc.SetWriteDeadline(start.Add(writeIdle))
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 	}
+	h.serveDecided(w, r, d, start, adders)
+	return true
+}
+
+// fastDecision is decide's verdict on r if the store alone answers it.
+func (h *Handler) fastDecision(r *http.Request) (decision, bool) {
+	d := h.decide(r)
+	switch d.verdict {
+	case verdictFresh:
+		if h.nearEnd(d.e, d.ttl) {
+			return d, false // the route's handler counts it and refreshes
+		}
+	case verdictMaxStale:
+	default:
+		return d, false
+	}
+	return d, true
+}
+
+// serveDecided answers r from the entry fastDecision found.
+func (h *Handler) serveDecided(w http.ResponseWriter, r *http.Request, d decision, start time.Time, adders []frontdoor.FieldAdder) {
+	fastHits.Inc()
 	w.Header()["Server"] = caddyServerHeader
 	for _, a := range adders {
 		a.AddFields(r, w.Header())
@@ -398,5 +413,4 @@ func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle ti
 	} else {
 		h.serveMaxStale(w, r, d, &cs)
 	}
-	return true
 }

@@ -1,0 +1,45 @@
+package clienttcp
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+)
+
+// A reload while client_tcp writes a response net/http never saw (larger
+// than the sockets' buffers, to a client that reads only after the reload)
+// neither cuts the response nor drops the connection: net/http's Shutdown
+// closes the connection as idle, the close waits for the write, and the
+// connection then moves to the new config.
+func TestReloadDuringAnAnsweredWrite(t *testing.T) {
+	answering, _, reload := hitsEdge(t)
+	warm, wbr := dialAnswered(t, answering, false)
+	testcaddy.Eventually(t, 10*time.Second, "the huge body stored", func() bool {
+		return strings.HasPrefix(roundTrip(t, warm, wbr, "/huge").Header.Get("Cache-Status"), "lastmile; hit")
+	})
+	c, br := dialAnswered(t, answering, true)
+	answered := countedSince(t, answeredHits)
+	if _, err := io.WriteString(c, "GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	testcaddy.Eventually(t, 10*time.Second, "the huge hit answered below net/http", func() bool { return answered() == 1 })
+	reload()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err != nil || n != hugeBody {
+		t.Fatalf("read %d of %d bytes: %v", n, hugeBody, err)
+	}
+	// The old server is gone: the new one answers on the same connection.
+	if resp := roundTrip(t, c, br, "/plain"); resp.StatusCode != http.StatusOK || resp.Close {
+		t.Fatalf("after the reload: %s, Connection: close %v", resp.Status, resp.Close)
+	}
+}

@@ -1,0 +1,310 @@
+package clienttcp
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/lastmile-edge/lastmile/modules/httpcache" // edge_cache
+
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+)
+
+// hugeBody is larger than a loopback connection's buffers (Linux's
+// defaults allow up to 4 MiB to send and 6 MiB to receive): a client that
+// does not read it stalls its write.
+const hugeBody = 40 << 20
+
+// hitsEdge runs one edge with two servers in front of one origin, the same
+// site on both: "answering" with client_tcp as configured by default,
+// "through" with answer_hits off, so net/http parses and writes every
+// request. It returns their addresses, and a reload of the config.
+func hitsEdge(t *testing.T) (answering, through string, reload func()) {
+	body2k := strings.Repeat("0123456789abcdef", 128)
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Cache-Control", "max-age=600")
+		switch r.URL.Path {
+		case "/plain", "/a b", "/q":
+			h.Set("Content-Type", "text/plain")
+			h.Set("ETag", `"v1"`)
+			_, _ = io.WriteString(w, body2k)
+		case "/untyped": // net/http sniffs a Content-Type
+			_, _ = io.WriteString(w, "<html><body>hi</body></html>")
+		case "/big":
+			big := strings.Repeat(body2k, 20)
+			h.Set("Content-Type", "application/octet-stream")
+			h.Set("Content-Length", fmt.Sprint(len(big)))
+			_, _ = io.WriteString(w, big)
+		case "/small-chunked": // stored without Content-Length: net/http adds one
+			h.Set("Content-Type", "text/plain")
+			_, _ = io.WriteString(w, "small ")
+			w.(http.Flusher).Flush()
+			_, _ = io.WriteString(w, "body")
+		case "/chunked": // stored without Content-Length: net/http would chunk it
+			h.Set("Content-Type", "text/plain")
+			_, _ = io.WriteString(w, body2k)
+			w.(http.Flusher).Flush()
+			_, _ = io.WriteString(w, body2k)
+		case "/huge":
+			h.Set("Content-Length", fmt.Sprint(hugeBody))
+			_, _ = w.Write(make([]byte, hugeBody))
+		case "/gone":
+			w.WriteHeader(http.StatusGone)
+			_, _ = io.WriteString(w, "gone")
+		case "/nostore":
+			h.Set("Cache-Control", "no-store")
+			_, _ = io.WriteString(w, "fresh each time")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(origin.Close)
+	a, b := testcaddy.FreePort(t), testcaddy.FreePort(t)
+	site := func(port string) string {
+		return `http://127.0.0.1:` + port + ` {
+	edge_cache {
+		max_object_bytes 64MiB
+	}
+	reverse_proxy ` + strings.TrimPrefix(origin.URL, "http://") + `
+}
+`
+	}
+	config := func(idle string) string {
+		return `{
+	admin off
+	servers :` + a + ` {
+		protocols h1
+		timeouts {
+			idle ` + idle + `
+		}
+		listener_wrappers {
+			client_tcp
+		}
+	}
+	servers :` + b + ` {
+		protocols h1
+		listener_wrappers {
+			client_tcp {
+				answer_hits off
+			}
+		}
+	}
+}
+` + site(a) + site(b)
+	}
+	testcaddy.Run(t, config("5m"))
+	return "127.0.0.1:" + a, "127.0.0.1:" + b, func() { testcaddy.Run(t, config("4m")) }
+}
+
+// closing ends every exchange: a request net/http answers and closes
+// after, so that all a server sends is read to its end.
+const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+// dialAnswered opens a connection to a server that answers hits below
+// net/http (if answers) on which the last hit was answered so: a
+// connection's first request is net/http's, and the request after one
+// net/http answered may have had its first byte taken by net/http's
+// background read, and then is net/http's too, so it sends a miss, then
+// hits until one is answered below net/http.
+func dialAnswered(t *testing.T, addr string, answers bool) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	br := bufio.NewReader(c)
+	roundTrip(t, c, br, "/nostore")
+	for tries := 0; answers; tries++ {
+		if tries == 100 {
+			t.Fatal("no hit answered below net/http in 100 tries")
+		}
+		answered := countedSince(t, answeredHits)
+		roundTrip(t, c, br, "/plain")
+		answers = answered() == 0
+	}
+	return c, br
+}
+
+// exchange sends raw and closing on a connection from dialAnswered, and
+// returns all the server sent until it closed, and how many requests were
+// counted and answered below net/http meanwhile.
+func exchange(t *testing.T, addr, raw string, answers bool) (got string, counted, answered float64) {
+	t.Helper()
+	c, br := dialAnswered(t, addr, answers)
+	answeredSince, countedSince := countedSince(t, answeredHits), countedSince(t, requestmetric.HTTP1)
+	if _, err := io.WriteString(c, raw+closing); err != nil {
+		t.Fatal(err)
+	}
+	all, err := io.ReadAll(br)
+	if err != nil {
+		t.Fatalf("after %q: %v", all, err)
+	}
+	return string(all), countedSince(), answeredSince()
+}
+
+// varying are the fields whose values differ by the clock.
+var varying = regexp.MustCompile(`(?m)^(Date|Age|Server-Timing): .*\r$`)
+
+func normalize(s string) string { return varying.ReplaceAllString(s, "$1: -\r") }
+
+// The same bytes, sent to a server that answers hits below net/http and to
+// one that does not, get the same bytes back (less the clock's fields),
+// and only the plainly simple hits are answered below net/http: requests
+// that smuggle, fold, end lines with LF alone, ask to close, speak
+// HTTP/1.0, carry a body or ask for a range go to net/http, as do hits
+// net/http would write chunked.
+func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
+	answering, through, _ := hitsEdge(t)
+	get := func(path, fields string) string {
+		return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + fields + "\r\n"
+	}
+	// Warm both, until each stored response is a hit.
+	withPort := "GET /plain HTTP/1.1\r\nHost: 127.0.0.1:" + strings.Split(answering, ":")[1] + "\r\n\r\n"
+	for _, addr := range []string{answering, through} {
+		for _, req := range []string{get("/plain", ""), get("/a%20b", ""), get("/q?x=1&y=%2F", ""), get("/untyped", ""),
+			get("/big", ""), get("/small-chunked", ""), get("/chunked", ""), get("/gone", ""), withPort} {
+			testcaddy.Eventually(t, 10*time.Second, "a hit: "+req, func() bool {
+				got, _, _ := exchange(t, addr, req, false)
+				return strings.Contains(got, "Cache-Status: lastmile; hit")
+			})
+		}
+	}
+	smuggled := get("/nostore", "")
+	for _, c := range []struct {
+		name     string
+		raw      string
+		answered int // below net/http
+	}{
+		{"hit", get("/plain", ""), 1},
+		{"head", "HEAD /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 1},
+		{"not modified", get("/plain", "If-None-Match: \"v1\"\r\n"), 1},
+		{"escaped path", get("/a%20b", ""), 1},
+		{"query", get("/q?x=1&y=%2F", ""), 1},
+		{"sniffed type", get("/untyped", ""), 1},
+		{"head sniffed type", "HEAD /untyped HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 1},
+		{"big body", get("/big", ""), 1},
+		{"cached 410", get("/gone", ""), 1},
+		{"lower-case names, keep-alive", "GET /plain HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: */*\r\nconnection: Keep-Alive\r\n\r\n", 1},
+		{"host with port", withPort, 1},
+		// After the first request net/http answers, it answers all.
+		{"pipelined hit miss hit", get("/plain", "") + get("/nostore", "") + get("/untyped", ""), 1},
+		{"pipelined hits", get("/plain", "") + get("/big", "") + get("/gone", ""), 3},
+		{"hit then a partial request", get("/plain", "") + "GET /plain HTTP/1.1\r\nHo", 1},
+		{"small entry stored without length", get("/small-chunked", ""), 1},
+		{"head of it", "HEAD /small-chunked HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 1},
+		{"chunked-stored entry", get("/chunked", ""), 0},
+		{"range", get("/plain", "Range: bytes=0-9\r\n"), 0},
+		{"pragma", get("/plain", "Pragma: no-cache\r\n"), 0},
+		{"miss", get("/nostore", ""), 0},
+		{"connection close", get("/plain", "Connection: close\r\n"), 0},
+		{"http/1.0", "GET /plain HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", 0},
+		{"lf only", "GET /plain HTTP/1.1\nHost: 127.0.0.1\n\n", 0},
+		{"obs-fold", get("/plain", "X-A: 1\r\n 2\r\n"), 0},
+		{"cl and te", get("/plain", "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n") + "0\r\n\r\n" + smuggled, 0},
+		{"duplicate cl", get("/plain", "Content-Length: 0\r\nContent-Length: 40\r\n") + smuggled, 0},
+		{"te chunked body", get("/plain", "Transfer-Encoding: chunked\r\n") +
+			fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(smuggled), smuggled), 0},
+		{"get with a body", get("/plain", "Content-Length: 5\r\n") + "hello", 0},
+		{"two hosts", get("/plain", "Host: 127.0.0.1\r\n"), 0},
+		{"expect", get("/plain", "Expect: 100-continue\r\n"), 0},
+		{"blank line first", "\r\n" + get("/plain", ""), 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, requests, answered := exchange(t, answering, c.raw, true)
+			if answered != float64(c.answered) {
+				t.Errorf("%v answered below net/http, want %d", answered, c.answered)
+			}
+			want, throughRequests, _ := exchange(t, through, c.raw, false)
+			if requests != throughRequests {
+				t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
+			}
+			if normalize(got) != normalize(want) {
+				t.Fatalf("answered:\n%s\nnet/http:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// A kept connection whose hits are answered below net/http outlives a
+// reload as any other: the connection, waiting in client_tcp's read for its
+// next request, moves to the new config's server, which answers it, and
+// later hits below net/http again.
+func TestAnsweringConnectionMovesToTheNewConfig(t *testing.T) {
+	answering, _, reload := hitsEdge(t)
+	c, br := dialAnswered(t, answering, true)
+	answered := countedSince(t, answeredHits)
+	if roundTrip(t, c, br, "/plain"); answered() != 1 {
+		t.Fatal("a hit after one answered below net/http was not")
+	}
+	moved := handedOver(t)
+	reload()
+	testcaddy.Eventually(t, 10*time.Second, "the connection handed over", func() bool { return handedOver(t)-moved == 1 })
+	resp := roundTrip(t, c, br, "/plain") // the new server's first
+	for range 100 {
+		if resp.StatusCode != http.StatusOK || resp.Close {
+			t.Fatalf("after the reload: %s, Connection: close %v", resp.Status, resp.Close)
+		}
+		if answered() > 1 {
+			return
+		}
+		resp = roundTrip(t, c, br, "/plain")
+	}
+	t.Fatal("after the reload, no hit answered below net/http in 100")
+}
+
+// A hit answered below net/http allocates next to nothing: the request
+// head's string and the cache key (measured over the whole process, the
+// test's client reading into a fixed buffer).
+func TestAnsweredHitAllocations(t *testing.T) {
+	answering, _, _ := hitsEdge(t)
+	c, br := dialAnswered(t, answering, true)
+	req := []byte("GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\nAccept: */*\r\n\r\n")
+	size := int(roundTrip(t, c, br, "/plain").ContentLength)
+	answered := countedSince(t, answeredHits)
+	const hits = 500
+	mallocs := func() uint64 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.Mallocs
+	}
+	body := make([]byte, size)
+	before := mallocs()
+	for range hits {
+		if _, err := c.Write(req); err != nil {
+			t.Fatal(err)
+		}
+		// The head, line by line without allocating, then the body.
+		for {
+			line, err := br.ReadSlice('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(line) == 2 {
+				break
+			}
+		}
+		if _, err := io.ReadFull(br, body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	per := float64(mallocs()-before) / hits
+	if n := answered(); n != hits {
+		t.Fatalf("%v of %d hits answered below net/http", n, hits)
+	}
+	t.Logf("%.2f allocations per answered hit (whole process)", per)
+	if per > 3 {
+		t.Fatalf("%.2f allocations per answered hit, want at most 3", per)
+	}
+}
