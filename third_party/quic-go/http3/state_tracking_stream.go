@@ -159,7 +159,15 @@ func (s *stateTrackingStream) Write(b []byte) (int, error) {
 }
 
 func (s *stateTrackingStream) TryWriteAll(b []byte) error {
-	err := s.Stream.TryWriteAll(b)
+	return s.trackTryWrite(s.Stream.TryWriteAll(b))
+}
+
+// TryWriteAllOwned is [quic.Stream.TryWriteAllOwned] (lastmile patch).
+func (s *stateTrackingStream) TryWriteAllOwned(b []byte) error {
+	return s.trackTryWrite(s.Stream.TryWriteAllOwned(b))
+}
+
+func (s *stateTrackingStream) trackTryWrite(err error) error {
 	if err != nil && !errors.Is(err, quic.ErrWouldBlock) {
 		s.closeSend(err)
 	}
