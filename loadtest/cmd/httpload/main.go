@@ -127,27 +127,13 @@ func main() {
 	if *cpuProfile != "" {
 		// Whether the client or the server limits a run is the question
 		// this answers: over HTTP/3 both sides spend CPU per request.
-		f, err := os.Create(*cpuProfile)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "httpload:", err)
-			os.Exit(2)
-		}
+		f := startWriting(*cpuProfile, pprof.StartCPUProfile)
 		defer f.Close()
 	}
 	if *traceFile != "" {
 		// How the client's goroutines take turns with its connection's
 		// run loop decides how often the two sides wait for each other.
-		f, err := os.Create(*traceFile)
-		if err == nil {
-			err = trace.Start(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "httpload:", err)
-			os.Exit(2)
-		}
+		f := startWriting(*traceFile, trace.Start)
 		time.AfterFunc(200*time.Millisecond, func() { trace.Stop(); f.Close() })
 	}
 	res := run(*dur, *maxReq)
@@ -156,6 +142,19 @@ func main() {
 	if res.Errors > 0 {
 		os.Exit(1)
 	}
+}
+
+// startWriting creates path and starts start writing to it, or exits.
+func startWriting(path string, start func(io.Writer) error) *os.File {
+	f, err := os.Create(path)
+	if err == nil {
+		err = start(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "httpload:", err)
+		os.Exit(2)
+	}
+	return f
 }
 
 func transport(proto string, tlsConf *tls.Config, conc int) http.RoundTripper {
