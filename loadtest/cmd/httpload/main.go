@@ -19,6 +19,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"sync"
@@ -52,6 +53,7 @@ func main() {
 	insecure := flag.Bool("k", true, "skip certificate verification (loopback benchmarks)")
 	keys := flag.Int("keys", 1, "with N > 1, request <url>0 to <url>N-1 in turn (-url ends with the keys' common prefix)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured run (not the warm-up) to this file")
+	traceFile := flag.String("trace", "", "write an execution trace of the measured run's first 200 ms to this file (go tool trace)")
 	flag.Parse()
 	if *url == "" || *keys < 1 {
 		fmt.Fprintln(os.Stderr, "httpload: -url is required, and -keys must be at least 1")
@@ -125,15 +127,14 @@ func main() {
 	if *cpuProfile != "" {
 		// Whether the client or the server limits a run is the question
 		// this answers: over HTTP/3 both sides spend CPU per request.
-		f, err := os.Create(*cpuProfile)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "httpload:", err)
-			os.Exit(2)
-		}
+		f := startWriting(*cpuProfile, pprof.StartCPUProfile)
 		defer f.Close()
+	}
+	if *traceFile != "" {
+		// How the client's goroutines take turns with its connection's
+		// run loop decides how often the two sides wait for each other.
+		f := startWriting(*traceFile, trace.Start)
+		time.AfterFunc(200*time.Millisecond, func() { trace.Stop(); f.Close() })
 	}
 	res := run(*dur, *maxReq)
 	pprof.StopCPUProfile()
@@ -141,6 +142,19 @@ func main() {
 	if res.Errors > 0 {
 		os.Exit(1)
 	}
+}
+
+// startWriting creates path and starts start writing to it, or exits.
+func startWriting(path string, start func(io.Writer) error) *os.File {
+	f, err := os.Create(path)
+	if err == nil {
+		err = start(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "httpload:", err)
+		os.Exit(2)
+	}
+	return f
 }
 
 func transport(proto string, tlsConf *tls.Config, conc int) http.RoundTripper {
