@@ -1,8 +1,5 @@
 package http3
 
-// requestStackSink keeps the compiler from dropping growRequestStack's array.
-var requestStackSink byte
-
 // growRequestStack grows the calling goroutine's stack to 16 KiB at once
 // (lastmile patch). Each request stream is served on a new goroutine whose
 // stack starts small; a cache hit through Caddy's handlers needs about
@@ -17,9 +14,12 @@ var requestStackSink byte
 // blocked goroutine that uses less than a quarter of it. Growing only once
 // the header block has arrived cost 3-7% of the CPU of a hit instead of 1%
 // (the stack has grown once already by then, and the copy is deeper).
+// The array is read at an index from sink, the caller's own variable, so
+// the compiler keeps it, and no goroutine writes another's memory (a shared
+// sink was a data race between requests).
 //
 //go:noinline
-func growRequestStack() {
+func growRequestStack(sink *byte) {
 	var buf [7 << 10]byte
-	requestStackSink = buf[requestStackSink&1]
+	*sink = buf[*sink&1]
 }

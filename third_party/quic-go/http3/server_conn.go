@@ -124,7 +124,8 @@ func (c *RawServerConn) CloseWithError(code quic.ApplicationErrorCode, msg strin
 // The stream can either be obtained by calling [quic.Conn.AcceptStream] on the underlying QUIC connection,
 // or (internally) by using the server's stream accept loop.
 func (c *RawServerConn) HandleRequestStream(str *quic.Stream) {
-	growRequestStack()
+	var stackSink byte
+	growRequestStack(&stackSink)
 	hstr := c.rawConn.TrackStream(str)
 	c.handleRequestStream(hstr)
 }
