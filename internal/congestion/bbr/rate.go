@@ -54,10 +54,10 @@ type rateSample struct {
 	lost           int64
 	lostEvents     int64 // loss events (runs of lost packets) since sent
 	// filledPipe marks a sample of a flight sent from idle whose ACKs kept
-	// coming for at least min_rtt after its first (rebase): the flight
-	// kept the bottleneck busy for a round trip, app-limited or not.
+	// coming for filledPipeRTTs min_rtt after its first (rebase): the
+	// flight kept the bottleneck busy, app-limited or not.
 	filledPipe bool
-	rebased    bool
+	rebased    bool // the sample's packet was rebased
 }
 
 // sampler is the per-connection (C) state of §4.1.2.1.1.
@@ -188,8 +188,9 @@ func (s *sampler) generate(now congestion.Time, rs *rateSample, minRTT time.Dura
 // snapshots to this ACK, as if they had left just after it, measures the
 // rest of the flight by its ACK rate, the bottleneck's while the flight
 // queues there. The sample's usual guard (an interval of at least
-// min_rtt) leaves only flights that kept the bottleneck busy for a round
-// trip, that is flights larger than the BDP: those filled the pipe.
+// min_rtt) keeps only flights whose ACKs span a round trip, that is
+// flights larger than the BDP; one whose ACKs span filledPipeRTTs round
+// trips filled the pipe (rs.filledPipe).
 func (s *sampler) rebase(now congestion.Time) {
 	if !s.unclocked {
 		return
