@@ -128,6 +128,7 @@ type BBR struct {
 	fullBwNow              bool
 	fullBw                 float64
 	fullBwCount            int
+	pipeBw                 float64 // the round's fastest filledPipe sample
 	ackPhase               ackPhase
 	isBwProbeSample        bool
 	bwProbeUpAcked         int64

@@ -90,6 +90,11 @@ const (
 
 // lastmile's own, for paths with random loss (see lossThreshold).
 const (
+	// filledPipeRTTs is how many min_rtt a flight sent from idle must keep
+	// its ACKs coming after its first to have filled the pipe (rate.go's
+	// rebase): more than one, so that jitter of up to half the RTT cannot
+	// stretch the ACKs of a flight smaller than the BDP that far.
+	filledPipeRTTs = 1.5
 	// maxLossThresh caps the loss threshold however lossy the path.
 	maxLossThresh = 0.15
 	// randomLossMinPackets is the least a round must carry, in packets, to

@@ -21,6 +21,14 @@
 //     path with none), and outside probes and in Startup a lossy round
 //     counts as congestion only when a queue stood in it or its loss rate
 //     crossed the threshold (congestiveLoss, checkStartupHighLoss);
+//   - a flight sent from idle (a kept connection's page) is measured from
+//     its first ACK rather than from its start, and one that kept its ACKs
+//     coming for 1.5 min_rtt filled the pipe: its round counts toward the
+//     bandwidth plateau although app-limited, so Startup ends on a path
+//     whose pages are larger than the BDP instead of overfilling its queue
+//     with every page (rate.go's rebase, checkFullBwReached);
+//   - the RTT spread of rounds before the pipe is first full, or in Drain,
+//     is Startup's own queue draining, not jitter (jitter.go);
 //   - spurious-loss undo (§5.5.11) also resumes Startup with
 //     full_bw_reached as it was, since here a loss can end Startup
 //     (spurious.go);

@@ -46,7 +46,8 @@ func (r *lossRound) noteRTT(rtt time.Duration) {
 // updateJitter folds the RTT spread of the round that just ended into
 // BBR's estimate of the path's jitter.
 func (b *BBR) updateJitter(r *lossRound) {
-	if b.isProbingBw() || r.ackedPackets < randomLossMinPackets || r.minRTT == 0 {
+	if b.isProbingBw() || !b.fullBwReached || b.state == drain ||
+		r.ackedPackets < randomLossMinPackets || r.minRTT == 0 {
 		return
 	}
 	spread := r.maxRTT - r.minRTT

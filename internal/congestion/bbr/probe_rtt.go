@@ -6,10 +6,17 @@ import "github.com/lastmile-edge/lastmile/internal/congestion"
 
 // updateMinRTT is UpdateMinRTT (§5.3.4.3): probe_rtt_min_delay is the
 // least RTT of the last ProbeRTTInterval (5 s), min_rtt that of the last
-// MinRTTFilterLen (10 s).
+// MinRTTFilterLen (10 s). The first sample after an idle period refreshes
+// probe_rtt_min_delay as ProbeRTT's would: the idle period drained the
+// queue as ProbeRTT does (Chromium's bbr2 likewise takes a fresh sample
+// for an expired one). The draft only skips ProbeRTT on that first ACK, so
+// a kept connection whose 5 s ran out a moment later cut its window to half
+// the BDP in the middle of a page (mobile-ru's qlog: 5 of 21 kept pages,
+// 220-580 ms each in ProbeRTT at a 1.1 Mbit/s link's pace).
 func (b *BBR) updateMinRTT(now congestion.Time) {
 	b.probeRTTExpired = now.Sub(b.probeRTTMinStamp) > probeRTTInterval
-	if rtt := b.rs.rtt; rtt >= 0 && (rtt < b.probeRTTMinDelay || b.probeRTTExpired) {
+	refresh := b.probeRTTExpired || (b.idleRestart && b.rs.delivered > 0)
+	if rtt := b.rs.rtt; rtt >= 0 && (rtt < b.probeRTTMinDelay || refresh) {
 		b.probeRTTMinDelay = rtt
 		b.probeRTTMinStamp = now
 	}

@@ -31,6 +31,9 @@ type sentPacket struct {
 	lostEvents    int64           // C.lost_events when sent (burst.go)
 	txInFlight    int64           // P.tx_in_flight, including this packet
 	appLimited    bool            // P.is_app_limited
+	// unclocked marks a packet sent from idle before any ACK came back;
+	// rebased, one whose snapshot was moved to that first ACK (rebase).
+	unclocked, rebased bool
 }
 
 // rateSample is RS (§2.3, §4.1.2.1.3) for one ACK.
@@ -50,6 +53,11 @@ type rateSample struct {
 	txInFlight     int64
 	lost           int64
 	lostEvents     int64 // loss events (runs of lost packets) since sent
+	// filledPipe marks a sample of a flight sent from idle whose ACKs kept
+	// coming for filledPipeRTTs min_rtt after its first (rebase): the
+	// flight kept the bottleneck busy, app-limited or not.
+	filledPipe bool
+	rebased    bool // the sample's packet was rebased
 }
 
 // sampler is the per-connection (C) state of §4.1.2.1.1.
@@ -64,7 +72,9 @@ type sampler struct {
 	// appLimited is C.app_limited: the delivered count that ends the
 	// current app-limited phase, 0 when not app-limited.
 	appLimited int64
-	packets    map[int64]sentPacket
+	// unclocked: a flight left from idle and none of its ACKs came back.
+	unclocked bool
+	packets   map[int64]sentPacket
 }
 
 func newSampler() sampler {
@@ -76,6 +86,8 @@ func newSampler() sampler {
 func (s *sampler) onSent(now congestion.Time, p congestion.Packet, priorInFlight, inflight int64) {
 	if priorInFlight == 0 {
 		s.firstSendTime, s.deliveredTime = now, now
+		// A connection's first flight is left as the draft measures it.
+		s.unclocked = s.delivered > 0
 		// Nothing is in flight, so any record left is of a packet the
 		// transport dropped without reporting it (quic-go discards
 		// Initial and Handshake packets with their keys): forget them.
@@ -92,6 +104,7 @@ func (s *sampler) onSent(now congestion.Time, p congestion.Packet, priorInFlight
 		lostEvents:    s.lostEvents,
 		txInFlight:    inflight,
 		appLimited:    s.appLimited != 0,
+		unclocked:     s.unclocked,
 	}
 }
 
@@ -129,6 +142,7 @@ func (s *sampler) onAcked(now congestion.Time, pk congestion.Packet, rs *rateSam
 		rs.txInFlight = p.txInFlight
 		rs.lost = p.lost
 		rs.lostEvents = p.lostEvents
+		rs.rebased = p.rebased
 		s.firstSendTime = p.sendTime
 	}
 }
@@ -148,6 +162,7 @@ func (s *sampler) generate(now congestion.Time, rs *rateSample, minRTT time.Dura
 	if !rs.hasData {
 		return
 	}
+	defer s.rebase(now)
 	rs.rtt = now.Sub(rs.newestSendTime)
 	// rs.lost was P.lost: turn it into the data lost since P was sent.
 	rs.lost = s.lost - rs.lost
@@ -160,6 +175,35 @@ func (s *sampler) generate(now congestion.Time, rs *rateSample, minRTT time.Dura
 		return
 	}
 	rs.deliveryRate = float64(rs.delivered) / rs.interval.Seconds()
+	rs.filledPipe = rs.rebased && float64(rs.ackElapsed) >= filledPipeRTTs*float64(minRTT)
+}
+
+// rebase runs at the first ACK of a flight sent from idle. The draft
+// snapshots each packet's delivery state when it leaves, so every packet
+// of a flight that left before its first ACK came back measures its
+// interval from the flight's start, a whole round trip before any of it
+// could be delivered: a kept connection's page sent in less than a round
+// trip can only show a fraction of the bottleneck's rate, and no round of
+// it is free of the idle bubble (app-limited). Moving those packets'
+// snapshots to this ACK, as if they had left just after it, measures the
+// rest of the flight by its ACK rate, the bottleneck's while the flight
+// queues there. The sample's usual guard (an interval of at least
+// min_rtt) keeps only flights whose ACKs span a round trip, that is
+// flights larger than the BDP; one whose ACKs span filledPipeRTTs round
+// trips filled the pipe (rs.filledPipe).
+func (s *sampler) rebase(now congestion.Time) {
+	if !s.unclocked {
+		return
+	}
+	s.unclocked = false
+	for n, p := range s.packets {
+		if !p.unclocked {
+			continue
+		}
+		p.unclocked, p.rebased = false, true
+		p.delivered, p.deliveredTime, p.firstSendTime = s.delivered, now, s.firstSendTime
+		s.packets[n] = p
+	}
 }
 
 // markAppLimited is MarkConnectionAppLimited (§4.1.2.4): samples of data

@@ -20,15 +20,33 @@ func (b *BBR) resetFullBw() {
 
 // checkFullBwReached is CheckFullBWReached (§5.3.1.2): the pipe is full
 // after three non-app-limited rounds in which the delivery rate grew less
-// than 25%.
+// than 25%. A round whose samples are app-limited counts too when a
+// flight of it sent from idle filled the pipe (rate.go's rebase), by the
+// fastest such sample: a kept connection's pages each start from idle, so
+// every round of theirs is app-limited, and Startup would otherwise never
+// end on a path where each page overfills the queue at Startup's pace
+// (lte-india-congested: 5.6 packets per page dropped by the lab's queue).
+// A page smaller than the BDP fills no pipe and still never ends Startup,
+// as the draft intends: its samples cannot show the bottleneck's rate.
 func (b *BBR) checkFullBwReached() {
 	rs := &b.rs
-	if b.fullBwNow || !b.roundStart || rs.isAppLimited {
+	if rs.filledPipe {
+		b.pipeBw = max(b.pipeBw, rs.deliveryRate)
+	}
+	if !b.roundStart {
 		return
 	}
-	if rs.deliveryRate >= b.fullBw*fullBwGrowth {
+	rate := rs.deliveryRate
+	if rs.isAppLimited {
+		rate = b.pipeBw // 0: no sample of the round can tell
+	}
+	b.pipeBw = 0
+	if b.fullBwNow || rate == 0 && rs.isAppLimited {
+		return
+	}
+	if rate >= b.fullBw*fullBwGrowth {
 		b.resetFullBw()
-		b.fullBw = rs.deliveryRate
+		b.fullBw = rate
 		return
 	}
 	b.fullBwCount++
