@@ -132,14 +132,13 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 		if k == 0 || c.ln.closed() {
 			return n, nil
 		}
-		st.w.reset()
-		if !a.front.AnswerHTTP1(&st.w, st.q.req, c.tlsStateLocked()) {
+		head, body, ok := st.answer(a.front, c.tlsStateLocked())
+		if !ok {
 			return n, nil
 		}
 		c.observe(p[:k]) // the protocol, and the request counted
 		c.answered++
 		answeredHits.Inc()
-		head, body := st.w.appendHead(st.out[:0], st.q.req.Method, time.Now())
 		deadline := a.writeDeadline(len(body))
 		if len(body) <= maxJoinedBody {
 			head = append(head, body...)
@@ -169,6 +168,17 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 			return n, err
 		}
 	}
+}
+
+// answer offers the request st.q holds to front, and returns the response
+// head in st.out's array and the body to send after it, if front answered.
+func (st *hitState) answer(front frontdoor.HTTP1Answerer, tls *tls.ConnectionState) (head, body []byte, ok bool) {
+	st.w.reset()
+	if !front.AnswerHTTP1(&st.w, st.q.req, tls) {
+		return nil, nil, false
+	}
+	head, body = st.w.appendHead(st.out[:0], st.q.req.Method, time.Now())
+	return head, body, true
 }
 
 // writeDeadline is the write deadline net/http (write_timeout) or the fast

@@ -28,7 +28,7 @@ const hugeBody = 40 << 20
 // site on both: "answering" with client_tcp as configured by default,
 // "through" with answer_hits off, so net/http parses and writes every
 // request. It returns their addresses, and a reload of the config.
-func hitsEdge(t *testing.T) (answering, through string, reload func()) {
+func hitsEdge(t testing.TB) (answering, through string, reload func()) {
 	body2k := strings.Repeat("0123456789abcdef", 128)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
