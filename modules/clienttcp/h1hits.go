@@ -39,7 +39,6 @@ const maxJoinedBody = 16 << 10
 type hitState struct {
 	q     simpleRequest
 	w     responseWriter
-	out   []byte
 	local localAddr
 }
 
@@ -144,7 +143,7 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 			head = append(head, body...)
 			body = nil
 		}
-		st.out = head[:0]
+		st.w.buf = head[:0]
 		if err := c.writeAnswerLocked(deadline, head, body); err != nil {
 			return 0, err
 		}
@@ -171,13 +170,13 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 }
 
 // answer offers the request st.q holds to front, and returns the response
-// head in st.out's array and the body to send after it, if front answered.
+// head in st.w.buf's array and the body to send after it, if front answered.
 func (st *hitState) answer(front frontdoor.HTTP1Answerer, tls *tls.ConnectionState) (head, body []byte, ok bool) {
 	st.w.reset()
 	if !front.AnswerHTTP1(&st.w, st.q.req, tls) {
 		return nil, nil, false
 	}
-	head, body = st.w.appendHead(st.out[:0], st.q.req.Method, time.Now())
+	head, body = st.w.response(st.q.req.Method, time.Now())
 	return head, body, true
 }
 

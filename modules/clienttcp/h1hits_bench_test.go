@@ -73,7 +73,7 @@ func BenchmarkAnsweredHit(b *testing.B) {
 				if !ok {
 					b.Fatal("not answered")
 				}
-				st.out = head[:0]
+				st.w.buf = head[:0]
 			}
 		})
 	}
