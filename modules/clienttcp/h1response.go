@@ -52,7 +52,9 @@ func (w *responseWriter) WriteHead(head, body []byte) {
 
 // reset readies w for the next request.
 func (w *responseWriter) reset() {
-	clear(w.hdr)
+	if len(w.hdr) > 0 {
+		clear(w.hdr) // not free on an empty map: it clears its every slot
+	}
 	w.status, w.body, w.head, w.encoded = 0, nil, nil, false
 }
 

@@ -75,6 +75,9 @@ type http1Head struct {
 	timed                     bool
 	dated                     bool   // the stored response has Date: net/http adds none
 	getFraming, headFraming   []byte // the Content-Length and Content-Type lines net/http adds
+	// where the cache's own fields go among names (slices.BinarySearch),
+	// found once
+	serverAt, ageAt, statusAt, timingAt int
 }
 
 // http1HeadOverhead bounds an encoded head's own size beyond its names
@@ -151,6 +154,10 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 		hd.lines = appendFieldLines(hd.lines, k, hdr[k])
 	}
 	hd.offs = append(hd.offs, int32(len(hd.lines)))
+	hd.serverAt, _ = slices.BinarySearch(hd.names, "Server")
+	hd.ageAt, _ = slices.BinarySearch(hd.names, "Age")
+	hd.statusAt, _ = slices.BinarySearch(hd.names, "Cache-Status")
+	hd.timingAt, _ = slices.BinarySearch(hd.names, "Server-Timing")
 	hd.kind = http1Encoded
 	if hd.size() > http1HeadCharge(e.header, e.edge, e.policy.stripFields) {
 		return &http1Head{opts: opts, kind: http1ByFields}
@@ -184,12 +191,16 @@ func (hd *http1Head) appendStored(dst []byte, from, to int, notModified bool) []
 	return append(dst, hd.lines[hd.offs[from]:hd.offs[to]]...)
 }
 
-// hitField is a field a hit sets itself: its stored lines, then its
-// values, then (timing) the hit's Server-Timing member made now.
+// hitField is a field a hit sets itself, to go before names[at]: its
+// stored lines, then its values (as they are if own, the cache's values,
+// which need no cleaning, else as net/http writes them), then (timing)
+// the hit's Server-Timing member made now.
 type hitField struct {
 	name   string
+	at     int
 	stored []byte
 	values []string
+	own    bool
 	timing bool
 }
 
@@ -216,7 +227,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 	n := 0
 	if len(adders) == 0 {
 		if !hd.has("Server") {
-			own[n] = hitField{name: "Server", values: caddyServerHeader}
+			own[n] = hitField{name: "Server", at: hd.serverAt, values: caddyServerHeader, own: true}
 			n++
 		}
 	} else {
@@ -229,22 +240,25 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 			switch {
 			case hitOwnFields[k] || http.CanonicalHeaderKey(k) != k:
 				return false
-			case hd.has(k):
+			}
+			at, stored := slices.BinarySearch(hd.names, k)
+			switch {
+			case stored:
 				continue // stored, forwarded or stripped: the entry's
 			case n == len(own)-3:
 				return false
 			}
-			own[n] = hitField{name: k, values: vs}
+			own[n] = hitField{name: k, at: at, values: vs}
 			n++
 		}
 	}
 	compact := hd.opts.compact
 	hf := d.e.freshHitFields(h.statusItem, compact, d.e.age(d.now), d.ttl)
-	own[n] = hitField{name: "Age", values: hf.ageValue}
-	own[n+1] = hitField{name: "Cache-Status", stored: hd.cacheStatus, values: hf.status[len(hf.status)-1:]}
+	own[n] = hitField{name: "Age", at: hd.ageAt, values: hf.ageValue, own: true}
+	own[n+1] = hitField{name: "Cache-Status", at: hd.statusAt, stored: hd.cacheStatus, values: hf.status[len(hf.status)-1:], own: true}
 	n += 2
 	if !compact {
-		st := hitField{name: "Server-Timing", stored: hd.serverTiming, timing: true}
+		st := hitField{name: "Server-Timing", at: hd.timingAt, stored: hd.serverTiming, own: true, timing: true}
 		if tabled, ok := tabledHitTiming(start); ok && !hd.timed {
 			st.values, st.timing = tabled, false
 		}
@@ -274,11 +288,16 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 	head := h1wire.AppendStatusLine(w.HeadBuffer(), code)
 	from := 0
 	for _, f := range fields {
-		to, _ := slices.BinarySearch(hd.names, f.name)
-		head = hd.appendStored(head, from, to, notModified)
-		from = to
+		head = hd.appendStored(head, from, f.at, notModified)
+		from = f.at
 		head = append(head, f.stored...)
-		head = appendFieldLines(head, f.name, f.values)
+		if f.own {
+			for _, v := range f.values {
+				head = appendLine(head, f.name, v)
+			}
+		} else {
+			head = appendFieldLines(head, f.name, f.values)
+		}
 		if f.timing {
 			head = append(head, "Server-Timing: "...)
 			head = appendHitTiming(head, start)
@@ -293,6 +312,15 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 	w.WriteHead(append(head, "\r\n"...), body)
 	h.maybeRefreshAhead(e, d.key, r, nil, d.ttl, d.now) // counts the hit; not near its end
 	return true
+}
+
+// appendLine appends a line of name with value v, a value of the
+// cache's own that net/http writes as it is.
+func appendLine(dst []byte, name, v string) []byte {
+	dst = append(dst, name...)
+	dst = append(dst, ": "...)
+	dst = append(dst, v...)
+	return append(dst, "\r\n"...)
 }
 
 // has reports whether name is one of the fields the entry gives the

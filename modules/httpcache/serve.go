@@ -334,7 +334,9 @@ func notModified(r *http.Request, e *entry) bool {
 		if etag == "" {
 			return false
 		}
-		for _, t := range strings.Split(inm, ",") {
+		for rest := inm; rest != ""; {
+			var t string
+			t, rest, _ = strings.Cut(rest, ",") // not Split: a hit allocates nothing of its own
 			t = strings.TrimSpace(t)
 			if t == "*" || strings.TrimPrefix(t, "W/") == etag {
 				return true
