@@ -10,10 +10,45 @@ package h1wire
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/net/http/httpguts"
 )
+
+// Encoder encodes a handler's response head; its buffer of names is
+// reused from response to response.
+type Encoder struct{ names []string }
+
+// AppendHead appends the head of the response with code, fields hdr and
+// body to a request of method (body nil for a HEAD, and for a code
+// without a body: Unframed) to dst. It takes Unframed(code) out of hdr.
+func (e *Encoder) AppendHead(dst []byte, hdr http.Header, code int, method string, body []byte, now time.Time) []byte {
+	for _, k := range Unframed(code) {
+		delete(hdr, k)
+	}
+	dst = AppendStatusLine(dst, code)
+	e.names = e.names[:0]
+	for k := range hdr {
+		e.names = append(e.names, k)
+	}
+	slices.Sort(e.names)
+	for _, k := range e.names {
+		if !httpguts.ValidHeaderFieldName(k) {
+			continue // as net/http drops it
+		}
+		for _, v := range hdr[k] {
+			dst = AppendField(dst, k, v)
+		}
+	}
+	if _, dated := hdr["Date"]; !dated {
+		dst = AppendDate(dst, now)
+	}
+	dst = AppendFraming(dst, hdr, code, method, body)
+	return append(dst, "\r\n"...)
+}
 
 // AppendStatusLine appends the status line of a response with code.
 func AppendStatusLine(dst []byte, code int) []byte {

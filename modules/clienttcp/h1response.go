@@ -2,10 +2,7 @@ package clienttcp
 
 import (
 	"net/http"
-	"slices"
 	"time"
-
-	"golang.org/x/net/http/httpguts"
 
 	"github.com/lastmile-edge/lastmile/internal/frontdoor"
 	"github.com/lastmile-edge/lastmile/internal/h1wire"
@@ -21,7 +18,7 @@ type responseWriter struct {
 	hdr    http.Header
 	status int
 	body   []byte // what the handler wrote, not copied: the front's stored body
-	keys   []string
+	enc    h1wire.Encoder
 
 	buf     []byte // the head's array, kept from request to request
 	head    []byte // the front's own head (WriteHead), in buf
@@ -78,34 +75,10 @@ func (w *responseWriter) appendHead(dst []byte, method string, now time.Time) (h
 		code = http.StatusOK
 	}
 	body = w.body
-	if method == http.MethodHead {
+	if method == http.MethodHead || h1wire.Unframed(code) != nil {
 		body = nil // net/http drops a HEAD's body
 	}
-	for _, k := range h1wire.Unframed(code) {
-		delete(w.hdr, k)
-	}
-	if h1wire.Unframed(code) != nil {
-		body = nil
-	}
-	dst = h1wire.AppendStatusLine(dst, code)
-	w.keys = w.keys[:0]
-	for k := range w.hdr {
-		w.keys = append(w.keys, k)
-	}
-	slices.Sort(w.keys)
-	for _, k := range w.keys {
-		if !httpguts.ValidHeaderFieldName(k) {
-			continue // as net/http drops it
-		}
-		for _, v := range w.hdr[k] {
-			dst = h1wire.AppendField(dst, k, v)
-		}
-	}
-	if _, dated := w.hdr["Date"]; !dated {
-		dst = h1wire.AppendDate(dst, now)
-	}
-	dst = h1wire.AppendFraming(dst, w.hdr, code, method, body)
-	return append(dst, "\r\n"...), body
+	return w.enc.AppendHead(dst, w.hdr, code, method, body, now), body
 }
 
 var _ frontdoor.HTTP1ResponseWriter = (*responseWriter)(nil)
