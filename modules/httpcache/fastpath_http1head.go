@@ -146,14 +146,16 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 		delete(hdr, "Server-Timing")
 	}
 	hd.offs = make([]int32, 0, len(hd.names)+1)
+	var lines []byte
 	for i, k := range hd.names {
-		hd.offs = append(hd.offs, int32(len(hd.lines)))
+		hd.offs = append(hd.offs, int32(len(lines)))
 		if slices.Contains(h1wire.Unframed(http.StatusNotModified), k) {
 			hd.notModified = append(hd.notModified, i)
 		}
-		hd.lines = appendFieldLines(hd.lines, k, hdr[k])
+		lines = appendFieldLines(lines, k, hdr[k])
 	}
-	hd.offs = append(hd.offs, int32(len(hd.lines)))
+	hd.offs = append(hd.offs, int32(len(lines)))
+	hd.lines = slices.Clone(lines) // without append's spare capacity: charged
 	hd.serverAt, _ = slices.BinarySearch(hd.names, "Server")
 	hd.ageAt, _ = slices.BinarySearch(hd.names, "Age")
 	hd.statusAt, _ = slices.BinarySearch(hd.names, "Cache-Status")

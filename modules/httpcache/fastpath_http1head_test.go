@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -171,6 +172,7 @@ func TestHTTP1HeadMatchesTheHeaderMap(t *testing.T) {
 			"Etag", `"e1"`),
 		"odd fields": respond(200, "x", cc, "max-age=600", "x-lower", "v", "Bad Name", "v", "X-Crlf", "a\r\nb", "X-Pad", " \tp \t",
 			"X-Multi", "1", "X-Multi", "2", "Alt-Svc", `h3=":443"`),
+		"many large fields": respond(200, "x", manyFields([]string{cc, "max-age=600"}, 48, 200)...),
 		"204":               respond(204, "", cc, "max-age=600", "Content-Type", "text/plain"),
 		"410":               respond(410, "gone", cc, "max-age=600"),
 		"length of its own": respond(200, "12345", cc, "max-age=600", "Content-Length", "5", "Content-Type", "a/b", "Etag", `"e1"`),
@@ -207,6 +209,14 @@ func TestHTTP1HeadMatchesTheHeaderMap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// manyFields is fields, then n fields of size-byte values.
+func manyFields(fields []string, n, size int) []string {
+	for i := range n {
+		fields = append(fields, fmt.Sprintf("X-Field-%02d", i), strings.Repeat("v", size))
+	}
+	return fields
 }
 
 // FuzzHTTP1Head holds the head encoded once to the header map's for
