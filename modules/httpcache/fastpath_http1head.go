@@ -239,8 +239,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 			a.AddFields(r, added)
 		}
 		for k, vs := range added {
-			switch {
-			case hitOwnFields[k] || http.CanonicalHeaderKey(k) != k:
+			if hitOwnFields[k] || http.CanonicalHeaderKey(k) != k {
 				return false
 			}
 			at, stored := slices.BinarySearch(hd.names, k)
