@@ -101,7 +101,21 @@ type HTTP1Answerer interface {
 	// did; when it did not, w is untouched and r goes to net/http. tls
 	// is the connection's TLS state (nil on plain TCP). It must not keep
 	// r, w or what they hold past its return.
-	AnswerHTTP1(w http.ResponseWriter, r *http.Request, tls *tls.ConnectionState) bool
+	AnswerHTTP1(w HTTP1ResponseWriter, r *http.Request, tls *tls.ConnectionState) bool
+}
+
+// HTTP1ResponseWriter is what an HTTP1Answerer answers into: as an
+// http.ResponseWriter, whose response the listener writes as net/http
+// would, or with WriteHead, a head the front encoded itself, byte for
+// byte as net/http would write it (internal/h1wire).
+type HTTP1ResponseWriter interface {
+	http.ResponseWriter
+	// HeadBuffer is an empty buffer to append WriteHead's head to.
+	HeadBuffer() []byte
+	// WriteHead is the whole response: its head, from the status line
+	// to the blank line, and its body (none for a HEAD). The header and
+	// WriteHeader are then not looked at.
+	WriteHead(head, body []byte)
 }
 
 // HTTP1Front is srv's front if it answers HTTP/1.1 requests a listener

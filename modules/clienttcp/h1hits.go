@@ -39,7 +39,6 @@ const maxJoinedBody = 16 << 10
 type hitState struct {
 	q     simpleRequest
 	w     responseWriter
-	out   []byte
 	local localAddr
 }
 
@@ -132,20 +131,19 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 		if k == 0 || c.ln.closed() {
 			return n, nil
 		}
-		st.w.reset()
-		if !a.front.AnswerHTTP1(&st.w, st.q.req, c.tlsStateLocked()) {
+		head, body, ok := st.answer(a.front, c.tlsStateLocked())
+		if !ok {
 			return n, nil
 		}
 		c.observe(p[:k]) // the protocol, and the request counted
 		c.answered++
 		answeredHits.Inc()
-		head, body := st.w.appendHead(st.out[:0], st.q.req.Method, time.Now())
 		deadline := a.writeDeadline(len(body))
 		if len(body) <= maxJoinedBody {
 			head = append(head, body...)
 			body = nil
 		}
-		st.out = head[:0]
+		st.w.buf = head[:0]
 		if err := c.writeAnswerLocked(deadline, head, body); err != nil {
 			return 0, err
 		}
@@ -169,6 +167,17 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 			return n, err
 		}
 	}
+}
+
+// answer offers the request st.q holds to front, and returns the response
+// head in st.w.buf's array and the body to send after it, if front answered.
+func (st *hitState) answer(front frontdoor.HTTP1Answerer, tls *tls.ConnectionState) (head, body []byte, ok bool) {
+	st.w.reset()
+	if !front.AnswerHTTP1(&st.w, st.q.req, tls) {
+		return nil, nil, false
+	}
+	head, body = st.w.response(st.q.req.Method, time.Now())
+	return head, body, true
 }
 
 // writeDeadline is the write deadline net/http (write_timeout) or the fast

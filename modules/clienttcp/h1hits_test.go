@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,7 +29,57 @@ const hugeBody = 40 << 20
 // site on both: "answering" with client_tcp as configured by default,
 // "through" with answer_hits off, so net/http parses and writes every
 // request. It returns their addresses, and a reload of the config.
-func hitsEdge(t *testing.T) (answering, through string, reload func()) {
+func hitsEdge(t testing.TB) (answering, through string, reload func()) {
+	answering, through, reloadWith := hitsEdgeWith(t, "", nil)
+	return answering, through, func() { reloadWith("4m", "") }
+}
+
+// hitsEdgeWith is hitsEdge with edge_cache's options, and a reload with
+// other idle timeout and options; fetches, if not nil, counts the
+// origin's requests for /edge.
+func hitsEdgeWith(t testing.TB, options string, fetches *atomic.Int64) (answering, through string, reload func(idle, options string)) {
+	origin := hitsOrigin(t, fetches)
+	a, b := testcaddy.FreePort(t), testcaddy.FreePort(t)
+	site := func(port, options string) string {
+		return `http://127.0.0.1:` + port + ` {
+	edge_cache {
+		max_object_bytes 64MiB
+		` + options + `
+	}
+	reverse_proxy ` + origin + `
+}
+`
+	}
+	config := func(idle, options string) string {
+		return `{
+	admin off
+	servers :` + a + ` {
+		protocols h1
+		timeouts {
+			idle ` + idle + `
+		}
+		listener_wrappers {
+			client_tcp
+		}
+	}
+	servers :` + b + ` {
+		protocols h1
+		listener_wrappers {
+			client_tcp {
+				answer_hits off
+			}
+		}
+	}
+}
+` + site(a, options) + site(b, options)
+	}
+	testcaddy.Run(t, config("5m", options))
+	return "127.0.0.1:" + a, "127.0.0.1:" + b, func(idle, options string) { testcaddy.Run(t, config(idle, options)) }
+}
+
+// hitsOrigin runs the origin of hitsEdge's site and returns its host and
+// port; fetches, if not nil, counts its requests for /edge.
+func hitsOrigin(t testing.TB, fetches *atomic.Int64) string {
 	body2k := strings.Repeat("0123456789abcdef", 128)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -64,46 +115,25 @@ func hitsEdge(t *testing.T) (answering, through string, reload func()) {
 		case "/nostore":
 			h.Set("Cache-Control", "no-store")
 			_, _ = io.WriteString(w, "fresh each time")
+		case "/edge": // edge-only, stripped, and a nearer cache's fields
+			if fetches != nil {
+				fetches.Add(1)
+			}
+			h.Set("Cache-Control", `max-age=600, no-cache="X-Secret"`)
+			h.Set("Surrogate-Key", "shop item-1")
+			h.Set("Cdn-Cache-Control", `max-age=900, no-cache="X-Secret"`)
+			h.Set("X-Secret", "per-user")
+			h.Set("Cache-Status", "origin-cache; fwd=miss")
+			h.Set("Server-Timing", "db;dur=3")
+			h.Set("Content-Type", "text/html")
+			h.Set("ETag", `"e1"`)
+			_, _ = io.WriteString(w, "<p>edge</p>")
 		default:
 			http.NotFound(w, r)
 		}
 	}))
 	t.Cleanup(origin.Close)
-	a, b := testcaddy.FreePort(t), testcaddy.FreePort(t)
-	site := func(port string) string {
-		return `http://127.0.0.1:` + port + ` {
-	edge_cache {
-		max_object_bytes 64MiB
-	}
-	reverse_proxy ` + strings.TrimPrefix(origin.URL, "http://") + `
-}
-`
-	}
-	config := func(idle string) string {
-		return `{
-	admin off
-	servers :` + a + ` {
-		protocols h1
-		timeouts {
-			idle ` + idle + `
-		}
-		listener_wrappers {
-			client_tcp
-		}
-	}
-	servers :` + b + ` {
-		protocols h1
-		listener_wrappers {
-			client_tcp {
-				answer_hits off
-			}
-		}
-	}
-}
-` + site(a) + site(b)
-	}
-	testcaddy.Run(t, config("5m"))
-	return "127.0.0.1:" + a, "127.0.0.1:" + b, func() { testcaddy.Run(t, config("4m")) }
+	return strings.TrimPrefix(origin.URL, "http://")
 }
 
 // closing ends every exchange: a request net/http answers and closes

@@ -30,6 +30,9 @@ type entry struct {
 	refreshing  atomic.Bool
 	// hit holds the Age and Cache-Status of the last fresh hit's second.
 	hit atomic.Pointer[hitFields]
+	// http1 holds the head of HTTP/1.1 hits answered below net/http,
+	// encoded under the options of the handler that last answered one.
+	http1 atomic.Pointer[http1Head]
 }
 
 // entryOverhead is what an entry costs beyond its header and body bytes:

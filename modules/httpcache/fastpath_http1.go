@@ -13,9 +13,11 @@ import (
 // AnswerHTTP1 answers an HTTP/1.1 request that client_tcp parsed below
 // net/http (frontdoor.HTTP1Answerer): the same site, pass-through, decide
 // and serveEntry as ServeHTTP, for the hits whose response client_tcp can
-// write byte for byte as net/http would (http1Writable). A Range request
-// goes to net/http: http.ServeContent's answer is its to write.
-func (f *fastFront) AnswerHTTP1(w http.ResponseWriter, r *http.Request, state *tls.ConnectionState) bool {
+// write byte for byte as net/http would (http1Writable). A fresh hit's
+// head is the entry's, encoded once (fastpath_http1head.go); a max-stale
+// one goes through the header map. A Range request goes to net/http:
+// http.ServeContent's answer is its to write.
+func (f *fastFront) AnswerHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Request, state *tls.ConnectionState) bool {
 	// As site restores it behind client_tcp, from the connection.
 	r.TLS = nil
 	if f.tls {
@@ -30,8 +32,18 @@ func (f *fastFront) AnswerHTTP1(w http.ResponseWriter, r *http.Request, state *t
 	}
 	start := time.Now()
 	d, ok := s.cache.fastDecision(r)
-	if !ok || !s.cache.http1Writable(d.e) {
+	if !ok {
 		return false
+	}
+	hd := s.cache.http1Head(d.e)
+	switch {
+	case hd.kind == http1Unwritable:
+		return false
+	case hd.kind == http1Encoded && d.verdict == verdictFresh:
+		if s.cache.answerFreshHTTP1(w, r, d, hd, start, s.adders) {
+			return true
+		}
+		clear(w.Header()) // the adders' fields: serveDecided adds them again
 	}
 	s.cache.serveDecided(w, r, d, start, s.adders)
 	return true

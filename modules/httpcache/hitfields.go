@@ -86,13 +86,27 @@ func (h *Handler) writeFreshHit(hdr http.Header, e *entry, cs *cacheStatus, age 
 	if compact {
 		return
 	}
-	// In tenths of a millisecond, rounded down.
-	if tenths := time.Since(cs.start).Microseconds() / 100; tenths < hitTimingMax && len(hdr["Server-Timing"]) == 0 {
-		hdr["Server-Timing"] = hitTiming[tenths]
+	if tabled, ok := tabledHitTiming(cs.start); ok && len(hdr["Server-Timing"]) == 0 {
+		hdr["Server-Timing"] = tabled
 		return
 	}
 	var buf [48]byte
-	b := append(buf[:0], "cache;desc=hit, edge;dur="...)
-	b = appendMs(b, time.Since(cs.start))
-	hdr["Server-Timing"] = append(hdr["Server-Timing"], string(b))
+	hdr["Server-Timing"] = append(hdr["Server-Timing"], string(appendHitTiming(buf[:0], cs.start)))
+}
+
+// tabledHitTiming is the Server-Timing value of a fresh hit that started
+// at start from the table, if it took less than hitTimingMax.
+func tabledHitTiming(start time.Time) ([]string, bool) {
+	// In tenths of a millisecond, rounded down.
+	if tenths := time.Since(start).Microseconds() / 100; tenths < hitTimingMax {
+		return hitTiming[tenths], true
+	}
+	return nil, false
+}
+
+// appendHitTiming appends the Server-Timing member of a fresh hit that
+// started at start.
+func appendHitTiming(b []byte, start time.Time) []byte {
+	b = append(b, "cache;desc=hit, edge;dur="...)
+	return appendMs(b, time.Since(start))
 }

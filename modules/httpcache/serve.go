@@ -334,7 +334,9 @@ func notModified(r *http.Request, e *entry) bool {
 		if etag == "" {
 			return false
 		}
-		for _, t := range strings.Split(inm, ",") {
+		for rest := inm; rest != ""; {
+			var t string
+			t, rest, _ = strings.Cut(rest, ",") // not Split: a hit allocates nothing of its own
 			t = strings.TrimSpace(t)
 			if t == "*" || strings.TrimPrefix(t, "W/") == etag {
 				return true
@@ -382,8 +384,11 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 		policy: pol, varyNames: varyNames, tags: tags, url: requestURL(r),
 	}
 	// cap, not len: a body buffered without Content-Length grew by
-	// appends, and its spare capacity is held as long as the entry.
-	e.size = cap(body) + headerSize(stored) + headerSize(edge) + entryOverhead
+	// appends, and its spare capacity is held as long as the entry. The
+	// head its HTTP/1.1 hits may encode (fastpath_http1head.go) is
+	// charged up front: the store weighs an entry once.
+	e.size = cap(body) + headerSize(stored) + headerSize(edge) + entryOverhead +
+		http1HeadCharge(stored, edge, pol.stripFields)
 	return e
 }
 
