@@ -41,6 +41,10 @@ func quicMobileVariants() []quicMobileVariant {
 
 // parseQuicMobileVariants reads -variants: comma-separated flag names;
 // empty selects all. An unknown name is an error that lists the known ones.
+// A kept HTTP/3 variant run without its cold one starts from no path
+// memory: in a full run the cold connections leave the edge's Careful
+// Resume state for the kept one (docs/results/quic-mobile.md), so compare
+// runs with the same selection.
 func parseQuicMobileVariants(s string) ([]quicMobileVariant, error) {
 	all := quicMobileVariants()
 	if s == "" {
