@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"reflect"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -665,6 +666,14 @@ runLoop:
 				break runLoop
 			case <-c.timer.C:
 			case <-c.sendingScheduled:
+				// lastmile patch: yield once before packing. The goroutines
+				// already runnable (on a server, the handlers of the other
+				// requests that arrived with the one whose response woke
+				// us) then queue their data first, and one pass packs it
+				// all into full packets and one GSO batch instead of a
+				// send per response. With nothing else runnable this is
+				// one trip through the scheduler.
+				runtime.Gosched()
 			case <-sendQueueAvailable:
 			case <-c.notifyReceivedPacket:
 				wasProcessed, err := c.handlePackets()

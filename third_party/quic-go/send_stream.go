@@ -159,6 +159,19 @@ func (s *SendStream) WriteWithLimit(p []byte, limiter func(maxBytes int) int) (i
 // It doesn't block for flow control credit and doesn't respect the write deadline.
 // If the entire slice can't be queued immediately, it queues nothing and returns [ErrWouldBlock].
 func (s *SendStream) TryWriteAll(p []byte) error {
+	return s.tryWriteAllThenSignal(p, false)
+}
+
+// TryWriteAllOwned is TryWriteAll for a slice the caller hands over
+// (lastmile patch): when nothing else is queued and p exceeds a pooled STREAM
+// frame, the frame keeps p as its data instead of allocating a copy. The
+// caller must not use p after a nil error. HTTP/3's one-write responses
+// (a 2 KB cache hit) are built in a buffer of their own for this.
+func (s *SendStream) TryWriteAllOwned(p []byte) error {
+	return s.tryWriteAllThenSignal(p, true)
+}
+
+func (s *SendStream) tryWriteAllThenSignal(p []byte, owned bool) error {
 	select {
 	case s.writeOnce <- struct{}{}:
 		defer func() { <-s.writeOnce }()
@@ -166,7 +179,7 @@ func (s *SendStream) TryWriteAll(p []byte) error {
 		return ErrWouldBlock
 	}
 
-	isNewlyCompleted, hasData, err := s.tryWriteAll(p)
+	isNewlyCompleted, hasData, err := s.tryWriteAll(p, owned)
 	if isNewlyCompleted {
 		s.sender.onStreamCompleted(s.streamID)
 	}
@@ -176,7 +189,7 @@ func (s *SendStream) TryWriteAll(p []byte) error {
 	return err
 }
 
-func (s *SendStream) tryWriteAll(p []byte) (bool /* is newly completed */, bool /* has data */, error) {
+func (s *SendStream) tryWriteAll(p []byte, owned bool) (bool /* is newly completed */, bool /* has data */, error) {
 	// This might wait briefly while a packet is dequeuing stream data.
 	s.mutex.Lock()
 	defer s.mutex.Unlock()
@@ -203,6 +216,16 @@ func (s *SendStream) tryWriteAll(p []byte) (bool /* is newly completed */, bool 
 		return false, false, ErrWouldBlock
 	}
 
+	if s.nextFrame == nil && owned && protocol.ByteCount(len(p)) > protocol.MaxPacketBufferSize {
+		s.nextFrame = &wire.StreamFrame{
+			StreamID:       s.streamID,
+			Offset:         s.writeOffset,
+			DataLenPresent: true,
+			Data:           p,
+		}
+		s.nextFrameReserved = true
+		return false, true, nil
+	}
 	if s.nextFrame == nil {
 		s.nextFrame = wire.GetStreamFrame()
 		s.nextFrame.Offset = s.writeOffset

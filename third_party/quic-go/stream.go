@@ -157,6 +157,11 @@ func (s *Stream) TryWriteAll(p []byte) error {
 	return s.sendStr.TryWriteAll(p)
 }
 
+// TryWriteAllOwned is [SendStream.TryWriteAllOwned] (lastmile patch).
+func (s *Stream) TryWriteAllOwned(p []byte) error {
+	return s.sendStr.TryWriteAllOwned(p)
+}
+
 // SetReliableBoundary marks the data written to this stream so far as reliable.
 // It is valid to call this function multiple times, thereby increasing the reliable size.
 // It only has an effect if the peer enabled support for the RESET_STREAM_AT extension,

@@ -27,8 +27,9 @@ type runner struct {
 	seconds  int
 	profiles netlab.Profiles
 	edge     edgeBinary
-	only     string // quic-mobile's profiles, comma-separated
-	qlog     string // -qlog: where traces are kept; "" for temporary
+	only     string              // quic-mobile's profiles, comma-separated
+	variants []quicMobileVariant // quic-mobile's variants (-variants)
+	qlog     string              // -qlog: where traces are kept; "" for temporary
 
 	mu  sync.Mutex
 	lab *netlab.Lab

@@ -8,6 +8,7 @@
 //	go run ./loadtest/cmd/netlab selftest      # the emulator measured against its profiles
 //	go run ./loadtest/cmd/netlab split-loop    # experiment 1: direct vs via-edge
 //	go run ./loadtest/cmd/netlab quic-mobile   # experiment 2: HTTP/3 vs HTTP/2 on lossy mobile
+//	go run ./loadtest/cmd/netlab quic-mobile -only lte-india -variants h2-kept,h3-bbr-kept  # some variants only
 //	go run ./loadtest/cmd/netlab cc            # experiment 3: CUBIC vs BBR on a long fat lossy link
 //	go run ./loadtest/cmd/netlab origin-link   # origin_link vs Caddy's default transport on that link
 //	go run ./loadtest/cmd/netlab wt-relay      # WebTransport through the edge's session proxy vs direct
@@ -49,6 +50,7 @@ func main() {
 	lastmileBin := fs.String("lastmile", "", "the lastmile binary to run as is (default: ./edge built into loadtest/bin/lastmile)")
 	seconds := fs.Int("seconds", 20, "length of each transfer in the cc and quic-transfer experiments")
 	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set)")
+	variantsFlag := fs.String("variants", "", "quic-mobile: comma-separated variants of h2-cold,h2-kept,h3-bbr-cold,h3-bbr-kept,h3-reno-cold,h3-reno-kept (default: all; an edge runs only for the controllers named; kept HTTP/3 without its cold variant starts without the path memory cold connections leave)")
 	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog; quic-mobile keeps its edges' in <profile>-<cc>/)")
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|quic-transfer|cc|origin-link|wt-relay|smoke [flags]")
@@ -56,6 +58,11 @@ func main() {
 	}
 	cmd := os.Args[1]
 	_ = fs.Parse(os.Args[2:])
+	variants, err := parseQuicMobileVariants(*variantsFlag)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "netlab:", err)
+		os.Exit(2)
+	}
 	var qlogAbs string
 	if *qlog != "" {
 		// The edge and the pageload helper read QLOGDIR.
@@ -84,7 +91,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds, only: *only, qlog: qlogAbs}
+	r := &runner{ctx: ctx, out: *out, runs: *runs, profiles: profiles, edge: edgeBinary{path: *lastmileBin}, seconds: *seconds, only: *only, variants: variants, qlog: qlogAbs}
 	exps := map[string]func() error{
 		"selftest": r.selftest, "split-loop": r.splitLoop, "quic-mobile": r.quicMobile, "cc": r.congestionControl, "smoke": r.smoke,
 		"origin-link": r.originLink, "quic-transfer": r.quicTransfer,

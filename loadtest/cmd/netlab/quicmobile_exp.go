@@ -45,6 +45,9 @@ func (r *runner) quicMobile() error {
 	var b strings.Builder
 	svgs := map[string]string{}
 	fmt.Fprintf(&b, "Via-edge topology: client to the lastmile edge over the mobile profile, edge to origin over backbone-2000km, the edge caching. Same edge, same content; the client speaks HTTP/2 over TCP or HTTP/3 over QUIC to the edge. A page load is the HTML and 15 subresources in parallel; cold = a new connection per load, kept = one connection for all loads (opened by one page first); %d loads per variant. HTTP/2 runs on the edge's client TCP with BBR (client_tcp, lastmile's default). HTTP/3 runs with the quic app's `congestion_control bbr` (lastmile's BBR through the quic-go hook) and `reno` (quic-go's own sender), one edge each.\n\n", r.runs)
+	if len(r.variants) < len(quicMobileVariants()) {
+		fmt.Fprintf(&b, "Variants run (-variants): %s.\n\n", strings.Join(flagNames(r.variants), ", "))
+	}
 	b.WriteString("The physical limit is what no protocol can beat: a page's bytes at the link's rate plus the round trips a page needs (kept: the HTML, then its subresources: 2; cold adds the handshakes: QUIC 1, TCP+TLS 1.3 2).\n")
 	for _, name := range names {
 		p, err := r.profiles.Get(name)
@@ -56,6 +59,9 @@ func (r *runner) quicMobile() error {
 		var pageBytes float64
 		var qlogRows, dropRows strings.Builder
 		for _, quicCC := range quicControllers {
+			if !usesController(r.variants, quicCC) {
+				continue // no variant selected with -variants runs on this edge
+			}
 			qdir, removeQdir, err := r.edgeQlogDir(name, quicCC)
 			if err != nil {
 				return err
@@ -65,42 +71,41 @@ func (r *runner) quicMobile() error {
 			if err != nil {
 				return err
 			}
-			for _, mode := range []string{"cold", "kept"} {
-				for _, proto := range []string{"h2", "h3"} {
-					if proto == "h2" && quicCC != quicControllers[0] {
-						continue // HTTP/2 does not use the QUIC controller: measured once
-					}
-					variant := h2Variant(mode)
-					if proto == "h3" {
-						variant = h3Variant(quicCC, mode)
-					}
-					before, err := traceFiles(qdir)
-					if err != nil {
-						return err
-					}
-					down := &s.lastMile.BtoA // what the edge sends the client
-					lost0, queue0 := down.Lost.Load(), down.QueueDrops.Load()
-					pl, err := s.pageLoads(proto, labMode(mode), r.runs)
+			for _, v := range r.variants {
+				if v.quicCC != quicCC {
+					continue
+				}
+				proto, mode := v.proto, v.mode
+				variant := h2Variant(mode)
+				if proto == "h3" {
+					variant = h3Variant(quicCC, mode)
+				}
+				before, err := traceFiles(qdir)
+				if err != nil {
+					return err
+				}
+				down := &s.lastMile.BtoA // what the edge sends the client
+				lost0, queue0 := down.Lost.Load(), down.QueueDrops.Load()
+				pl, err := s.pageLoads(proto, labMode(mode), r.runs)
+				if err != nil {
+					return fmt.Errorf("%s %s: %w", name, variant, err)
+				}
+				pl.ttfb.Name, pl.load.Name = variant, variant
+				ttfbs, loads = append(ttfbs, pl.ttfb), append(loads, pl.load)
+				byName[variant] = pl.load
+				pageBytes = max(pageBytes, pl.bytes)
+				// The first load is printed apart: on a cold variant it is the
+				// only one the edge has no memory of the client's path for.
+				fmt.Printf("%-20s %-26s TTFB p50 %5.0f ms, load p50 %6.0f p95 %6.0f ms, first %6.0f ms\n", name, variant,
+					percentile(pl.ttfb.sorted(), 50), percentile(pl.load.sorted(), 50), percentile(pl.load.sorted(), 95), pl.load.Values[0])
+				lost, queued := float64(down.Lost.Load()-lost0)/float64(r.runs), float64(down.QueueDrops.Load()-queue0)/float64(r.runs)
+				fmt.Fprintf(&dropRows, "| %s | %.1f | %.1f |\n", variant, lost, queued)
+				if proto == "h3" {
+					row, err := s.qlogSummary(qdir, before, variant, mode == "kept")
 					if err != nil {
 						return fmt.Errorf("%s %s: %w", name, variant, err)
 					}
-					pl.ttfb.Name, pl.load.Name = variant, variant
-					ttfbs, loads = append(ttfbs, pl.ttfb), append(loads, pl.load)
-					byName[variant] = pl.load
-					pageBytes = max(pageBytes, pl.bytes)
-					// The first load is printed apart: on a cold variant it is the
-					// only one the edge has no memory of the client's path for.
-					fmt.Printf("%-20s %-26s TTFB p50 %5.0f ms, load p50 %6.0f p95 %6.0f ms, first %6.0f ms\n", name, variant,
-						percentile(pl.ttfb.sorted(), 50), percentile(pl.load.sorted(), 50), percentile(pl.load.sorted(), 95), pl.load.Values[0])
-					lost, queued := float64(down.Lost.Load()-lost0)/float64(r.runs), float64(down.QueueDrops.Load()-queue0)/float64(r.runs)
-					fmt.Fprintf(&dropRows, "| %s | %.1f | %.1f |\n", variant, lost, queued)
-					if proto == "h3" {
-						row, err := s.qlogSummary(qdir, before, variant, mode == "kept")
-						if err != nil {
-							return fmt.Errorf("%s %s: %w", name, variant, err)
-						}
-						qlogRows.WriteString(row)
-					}
+					qlogRows.WriteString(row)
 				}
 			}
 		}
@@ -141,7 +146,12 @@ func goalTable(profile string, byName map[string]series) string {
 	b.WriteString("| HTTP/3 vs HTTP/2 (TCP bbr) | p50 | p95 | goal p50 | goal p95 |\n|---|---|---|---|---|\n")
 	for _, quicCC := range quicControllers {
 		for _, mode := range []string{"kept", "cold"} {
-			h3, h2 := byName[h3Variant(quicCC, mode)].sorted(), byName[h2Variant(mode)].sorted()
+			h3s, ok3 := byName[h3Variant(quicCC, mode)]
+			h2s, ok2 := byName[h2Variant(mode)]
+			if !ok3 || !ok2 {
+				continue // not both measured in this run (-variants)
+			}
+			h3, h2 := h3s.sorted(), h2s.sorted()
 			g50, g95 := 1.0, 1.0
 			if lte && mode == "kept" {
 				g50, g95 = 0.8, 0.6

@@ -9,6 +9,7 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quic-go/qpack"
@@ -37,8 +38,10 @@ type responseWriter struct {
 	status   int // status code passed to WriteHeader
 
 	// for responses smaller than maxSmallResponseSize, we buffer calls to Write,
-	// and automatically add the Content-Length header
-	smallResponseBuf []byte
+	// and automatically add the Content-Length header.
+	// lastmile patch: smallResponse holds responseHeadroom bytes kept free
+	// for the response's head, then the buffered body (smallBody).
+	smallResponse []byte
 
 	contentLen     int64 // if handler set valid Content-Length header
 	numWritten     int64 // bytes written
@@ -161,8 +164,11 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	if !w.headerWritten {
 		// Buffer small responses.
 		// This allows us to automatically set the Content-Length field.
-		if len(w.smallResponseBuf)+len(p) < maxSmallResponseSize {
-			w.smallResponseBuf = append(w.smallResponseBuf, p...)
+		if len(w.smallBody())+len(p) < maxSmallResponseSize {
+			if w.smallResponse == nil {
+				w.smallResponse = make([]byte, responseHeadroom, responseHeadroom+len(p))
+			}
+			w.smallResponse = append(w.smallResponse, p...)
 			return len(p), nil
 		}
 	}
@@ -171,14 +177,14 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 
 func (w *responseWriter) doWrite(p []byte) (int, error) {
 	if !w.headerWritten {
-		w.sniffContentType(w.smallResponseBuf)
+		w.sniffContentType(w.smallBody())
 		if err := w.writeHeader(w.status); err != nil {
 			return 0, err
 		}
 		w.headerWritten = true
 	}
 
-	l := uint64(len(w.smallResponseBuf) + len(p))
+	l := uint64(len(w.smallBody()) + len(p))
 	if l == 0 {
 		return 0, nil
 	}
@@ -195,11 +201,11 @@ func (w *responseWriter) doWrite(p []byte) (int, error) {
 	if _, err := w.str.writeUnframed(w.buf); err != nil {
 		return 0, err
 	}
-	if len(w.smallResponseBuf) > 0 {
-		if _, err := w.str.writeUnframed(w.smallResponseBuf); err != nil {
+	if body := w.smallBody(); len(body) > 0 {
+		if _, err := w.str.writeUnframed(body); err != nil {
 			return 0, err
 		}
-		w.smallResponseBuf = nil
+		w.smallResponse = nil
 	}
 	var n int
 	if len(p) > 0 {
@@ -230,32 +236,67 @@ func (w *responseWriter) finish() error {
 		_, err := w.doWrite(nil)
 		return err
 	}
-	w.sniffContentType(w.smallResponseBuf)
-	buf, err := w.encodeHeader(w.status, frameHeaderLen+len(w.smallResponseBuf))
+	body := w.smallBody()
+	w.sniffContentType(body)
+	head, err := w.encodeHeader(w.status, frameHeaderLen)
 	if err != nil {
 		return err
 	}
 	w.headerWritten = true
-	if l := len(w.smallResponseBuf); l > 0 {
-		hdrStart := len(buf)
-		buf = (&dataFrame{Length: uint64(l)}).Append(buf)
+	buf := head
+	if l := len(body); l > 0 {
+		hdrStart := len(head)
+		head = (&dataFrame{Length: uint64(l)}).Append(head)
 		if w.str.qlogger != nil {
 			w.str.qlogger.RecordEvent(qlog.FrameCreated{
 				StreamID: w.str.StreamID(),
-				Raw:      qlog.RawInfo{Length: len(buf) - hdrStart + l, PayloadLength: l},
+				Raw:      qlog.RawInfo{Length: len(head) - hdrStart + l, PayloadLength: l},
 				Frame:    qlog.Frame{Frame: qlog.DataFrame{}},
 			})
 		}
-		buf = append(buf, w.smallResponseBuf...)
-		w.smallResponseBuf = nil
+		if len(head) <= responseHeadroom {
+			// The head goes into the room kept for it before the body.
+			start := responseHeadroom - len(head)
+			copy(w.smallResponse[start:], head)
+			buf = w.smallResponse[start:]
+		} else {
+			buf = append(head, body...)
+		}
+		w.smallResponse = nil
 	}
-	if err := w.str.datagramStream.TryWriteAll(buf); err == nil {
+	if err := tryWriteAllOwned(w.str.datagramStream, buf); err == nil {
 		return nil
 	} else if !errors.Is(err, quic.ErrWouldBlock) {
 		return maybeReplaceError(err)
 	}
 	_, err = w.str.writeUnframed(buf)
 	return err
+}
+
+// tryWriteAllOwned hands buf to a stream that can keep it (lastmile patch:
+// the response is not copied once more into a frame of its own); streams
+// that cannot (tests' mocks) get TryWriteAll.
+func tryWriteAllOwned(str datagramStream, buf []byte) error {
+	if o, ok := str.(interface{ TryWriteAllOwned([]byte) error }); ok {
+		return o.TryWriteAllOwned(buf)
+	}
+	return str.TryWriteAll(buf)
+}
+
+// responseHeadroom is the room kept before a buffered small body for the
+// response's HEADERS frame and the DATA frame's header (lastmile patch):
+// finish writes them there, and the response goes to the stream without
+// being copied into a buffer of its own. The head of lastmile's cache hit
+// is 141-154 bytes (2 KB body: 2,304 bytes, one of Go's size classes); a
+// larger head is copied as before.
+const responseHeadroom = 256
+
+// smallBody returns the body buffered so far.
+func (w *responseWriter) smallBody() []byte {
+	if len(w.smallResponse) == 0 {
+		return nil
+	}
+	return w.smallResponse[responseHeadroom:]
 }
 
 func (w *responseWriter) writeHeader(status int) error {
@@ -267,12 +308,27 @@ func (w *responseWriter) writeHeader(status int) error {
 	return err
 }
 
+// headerBlockPool holds the buffers response heads are encoded in before
+// they are copied into their frame (lastmile patch: a fresh bytes.Buffer
+// grew through three or four allocations per response).
+var headerBlockPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putHeaderBlock returns b to the pool unless an unusually large head grew
+// it: the pool should not keep such buffers alive.
+func putHeaderBlock(b *bytes.Buffer) {
+	if b.Cap() <= 4096 {
+		headerBlockPool.Put(b)
+	}
+}
+
 // encodeHeader returns the HEADERS frame of the response, with room for
 // spare more bytes.
 func (w *responseWriter) encodeHeader(status, spare int) ([]byte, error) {
 	var headerFields []qlog.HeaderField // only used for qlog
-	var headers bytes.Buffer
-	enc := qpack.NewEncoder(&headers)
+	headers := headerBlockPool.Get().(*bytes.Buffer)
+	defer putHeaderBlock(headers)
+	headers.Reset()
+	enc := qpack.NewEncoder(headers)
 	if err := enc.WriteField(qpack.HeaderField{Name: ":status", Value: strconv.Itoa(status)}); err != nil {
 		return nil, err
 	}

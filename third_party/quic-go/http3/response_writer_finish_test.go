@@ -139,3 +139,52 @@ func TestResponseWriterFinishAfterHeaderWritten(t *testing.T) {
 	require.Equal(t, "200", fields[":status"])
 	require.Equal(t, []byte("late"), body)
 }
+
+// ownedStream is a mock stream that also takes buffers over, as quic-go's
+// streams do (lastmile patch: TryWriteAllOwned).
+type ownedStream struct {
+	*MockDatagramStream
+	handed [][]byte
+}
+
+func (s *ownedStream) TryWriteAllOwned(b []byte) error {
+	s.handed = append(s.handed, b)
+	return nil
+}
+
+func newOwnedFinishTestResponseWriter(t *testing.T) (*responseWriter, *ownedStream) {
+	str := &ownedStream{MockDatagramStream: NewMockDatagramStream(gomock.NewController(t))}
+	str.EXPECT().StreamID().Return(quic.StreamID(4)).AnyTimes()
+	return newResponseWriter(newStream(str, nil, nil, func(io.Reader, *headersFrame) error { return nil }, nil), nil, false, nil), str
+}
+
+func TestResponseWriterFinishBuildsHeadInRoomBeforeBody(t *testing.T) {
+	rw, str := newOwnedFinishTestResponseWriter(t)
+	rw.Header().Set("Cache-Control", "max-age=60")
+	body := bytes.Repeat([]byte("x"), 2048)
+	_, err := rw.Write(body)
+	require.NoError(t, err)
+	buffered := &rw.smallBody()[0]
+	require.NoError(t, rw.finish())
+
+	require.Len(t, str.handed, 1)
+	handed := str.handed[0]
+	fields, got := decodeResponse(t, handed)
+	require.Equal(t, "max-age=60", fields["cache-control"])
+	require.Equal(t, body, got)
+	require.Same(t, buffered, &handed[len(handed)-len(body)], "the body was copied")
+}
+
+func TestResponseWriterFinishCopiesHeadLargerThanRoom(t *testing.T) {
+	rw, str := newOwnedFinishTestResponseWriter(t)
+	large := string(bytes.Repeat([]byte("v"), 2*responseHeadroom))
+	rw.Header().Set("X-Large", large)
+	_, err := rw.Write([]byte("body"))
+	require.NoError(t, err)
+	require.NoError(t, rw.finish())
+
+	require.Len(t, str.handed, 1)
+	fields, got := decodeResponse(t, str.handed[0])
+	require.Equal(t, large, fields["x-large"])
+	require.Equal(t, []byte("body"), got)
+}

@@ -37,6 +37,10 @@ type stateTrackingStream struct {
 	// registration with the stream's context, per request).
 	sendCtxDone bool
 	onSendDone  func()
+
+	// stopAfterFunc unregisters sendSideDone from the stream's context
+	// (lastmile patch, see Close).
+	stopAfterFunc func() bool
 }
 
 var _ datagramStream = &stateTrackingStream{}
@@ -53,12 +57,13 @@ func newStateTrackingStream(s *quic.Stream, clearer streamClearer, sendDatagram 
 		hasData:      make(chan struct{}, 1),
 	}
 
-	context.AfterFunc(s.Context(), func() {
-		t.closeSend(context.Cause(s.Context()))
-		t.sendContextDone()
-	})
-
+	t.stopAfterFunc = context.AfterFunc(s.Context(), t.sendSideDone)
 	return t
+}
+
+func (s *stateTrackingStream) sendSideDone() {
+	s.closeSend(context.Cause(s.Stream.Context()))
+	s.sendContextDone()
 }
 
 // callWhenContextDone calls f once the stream's context is done, at once if
@@ -114,9 +119,30 @@ func (s *stateTrackingStream) closeReceive(e error) {
 	}
 }
 
+// Close closes the send side. When that cancels the stream's context, the
+// send side's done work runs here, not in the goroutine context.AfterFunc
+// would start for it (lastmile patch): one goroutine per request less on
+// clients and servers, and on a server that goroutine, started by the
+// handler's Close, took the scheduler's next slot from the connection's
+// run loop that the handler's response had just woken.
 func (s *stateTrackingStream) Close() error {
 	s.closeSend(errors.New("write on closed stream"))
-	return s.Stream.Close()
+	s.mx.Lock()
+	stopped := s.stopAfterFunc()
+	s.mx.Unlock()
+	if !stopped {
+		return s.Stream.Close()
+	}
+	err := s.Stream.Close()
+	if s.Stream.Context().Err() != nil {
+		s.sendSideDone()
+		return err
+	}
+	// The context is still live (Close did not cancel it): keep watching.
+	s.mx.Lock()
+	s.stopAfterFunc = context.AfterFunc(s.Stream.Context(), s.sendSideDone)
+	s.mx.Unlock()
+	return err
 }
 
 func (s *stateTrackingStream) CancelWrite(e quic.StreamErrorCode) {
@@ -133,7 +159,15 @@ func (s *stateTrackingStream) Write(b []byte) (int, error) {
 }
 
 func (s *stateTrackingStream) TryWriteAll(b []byte) error {
-	err := s.Stream.TryWriteAll(b)
+	return s.trackTryWrite(s.Stream.TryWriteAll(b))
+}
+
+// TryWriteAllOwned is [quic.Stream.TryWriteAllOwned] (lastmile patch).
+func (s *stateTrackingStream) TryWriteAllOwned(b []byte) error {
+	return s.trackTryWrite(s.Stream.TryWriteAllOwned(b))
+}
+
+func (s *stateTrackingStream) trackTryWrite(err error) error {
 	if err != nil && !errors.Is(err, quic.ErrWouldBlock) {
 		s.closeSend(err)
 	}

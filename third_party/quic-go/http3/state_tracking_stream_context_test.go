@@ -48,3 +48,17 @@ func TestStateTrackingStreamCallsAtOnceWhenContextDoneAlready(t *testing.T) {
 	str.callWhenContextDone(func() { called = true })
 	require.True(t, called)
 }
+
+// lastmile patch: Close does the send side's done work itself instead of
+// leaving it to the goroutine context.AfterFunc would start.
+func TestStateTrackingStreamCloseRunsSendSideDoneAtOnce(t *testing.T) {
+	client, _ := newStreamPair(t)
+	str := newStateTrackingStream(client, &mockStreamClearer{}, func([]byte) error { return nil })
+	called := false
+	str.callWhenContextDone(func() { called = true })
+
+	require.NoError(t, str.Close())
+	require.True(t, called, "the request's context is cancelled by Close itself")
+	require.Error(t, client.Context().Err())
+	require.False(t, str.stopAfterFunc(), "an AfterFunc is still registered")
+}
