@@ -49,11 +49,11 @@ func (b *BBR) lossIsRandomRuns(lost, events, volume int64) bool {
 }
 
 // updateRandomLossEvents follows updateRandomLoss for loss events: a
-// moving average (gain 1/8) of the loss events per packet of the same
-// queue-free rounds.
-func (b *BBR) updateRandomLossEvents(r *lossRound) {
+// moving average, with updateRandomLoss's gain, of the loss events per
+// packet of the same queue-free rounds.
+func (b *BBR) updateRandomLossEvents(r *lossRound, gain float64) {
 	packets := float64(r.lost+r.delivered) / float64(b.smss)
-	b.randomLossEvents += (float64(r.lostRanges)/packets - b.randomLossEvents) / 8
+	b.randomLossEvents += (float64(r.lostRanges)/packets - b.randomLossEvents) * gain
 }
 
 // tooManyLossEvents reports whether events loss events in volume bytes

@@ -90,7 +90,7 @@ func loadKeptPages(t *testing.T, s *sim, b *BBR) (small int, minCwnd int64) {
 		for _, part := range []int64{20_000, 177_000} {
 			target := s.stats.delivered + part
 			s.send(part)
-			if !s.runUntil(func() bool { return s.stats.delivered >= target }, time.Minute) {
+			if !s.runUntil(func() bool { return s.stats.delivered >= target }, 10*time.Minute) {
 				t.Fatalf("page %d did not finish in a minute", page)
 			}
 		}

@@ -100,4 +100,7 @@ const (
 	// randomLossMinPackets is the least a round must carry, in packets, to
 	// measure the path's random loss rate.
 	randomLossMinPackets = 8
+	// randomLossGain is the moving average's gain for the path's random
+	// loss, once eight rounds have measured it.
+	randomLossGain = 1.0 / 8
 )
