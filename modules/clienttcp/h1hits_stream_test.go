@@ -1,0 +1,151 @@
+package clienttcp
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+)
+
+// pipelinedHits are requests a client pipelines, hits of hitsEdge's site
+// (GET, HEAD, conditional, one with a large body) and a miss among them.
+var pipelinedHits = "GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+	"HEAD /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+	"GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+	"GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: */*\r\n\r\n" +
+	"GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: \"v1\"\r\n\r\n" +
+	"GET /gone HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+// exchangeSplit is exchange with raw sent in two parts, split at split;
+// if await, the responses to the requests complete in the first part
+// (GET and HEAD heads alone) are read before the second is sent, so the
+// server meets the first part's tail (a partial request, or nothing)
+// alone. It returns all the server sent until it closed or deadline
+// passed, and how it ended.
+func exchangeSplit(t *testing.T, addr, raw string, split int, answers, await bool, deadline time.Duration) string {
+	t.Helper()
+	c, _ := dialAnswered(t, addr, answers)
+	_ = c.SetDeadline(time.Now().Add(deadline))
+	var got bytes.Buffer
+	br := bufio.NewReader(io.TeeReader(c, &got))
+	if _, err := io.WriteString(c, raw[:split]); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if await {
+		err = readResponses(br, raw[:split])
+	}
+	if err == nil {
+		if _, err = io.WriteString(c, raw[split:]+closing); err == nil {
+			_, err = io.Copy(io.Discard, br)
+		}
+	}
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return got.String() + "\n(timeout)"
+	case err != nil:
+		return got.String() + "\n(error)"
+	}
+	return got.String()
+}
+
+// readResponses reads the responses to the GET and HEAD requests complete
+// in raw (heads without bodies, as pipelinedHits's).
+func readResponses(br *bufio.Reader, raw string) error {
+	for {
+		end := bytes.Index([]byte(raw), []byte("\r\n\r\n"))
+		if end < 0 {
+			return nil
+		}
+		head := raw[:end]
+		raw = raw[end+4:]
+		skip := bytes.HasPrefix([]byte(head), []byte("HEAD "))
+		if err := readResponse(br, skip); err != nil {
+			return err
+		}
+	}
+}
+
+// readResponse reads one response's head, and its body by Content-Length
+// unless headOnly.
+func readResponse(br *bufio.Reader, headOnly bool) error {
+	length := 0
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		if line == "\r\n" {
+			break
+		}
+		if n, ok := bytes.CutPrefix([]byte(line), []byte("Content-Length: ")); ok {
+			for _, d := range bytes.TrimSpace(n) {
+				length = length*10 + int(d-'0')
+			}
+		}
+	}
+	if headOnly {
+		return nil
+	}
+	_, err := io.CopyN(io.Discard, br, int64(length))
+	return err
+}
+
+// Pipelined requests split between two TCP segments at every byte get the
+// same responses, in the same order, from a server that answers hits
+// below net/http as from one that does not, whichever part the split
+// leaves partial when client_tcp looks.
+func TestAnsweredHitsSplitAnywhere(t *testing.T) {
+	answering, through, _ := hitsEdge(t)
+	for _, addr := range []string{answering, through} {
+		testcaddy.Eventually(t, 10*time.Second, "the pipelined requests' hits", func() bool {
+			got := exchangeSplit(t, addr, pipelinedHits, len(pipelinedHits), false, true, 10*time.Second)
+			return bytes.Count([]byte(got), []byte("Cache-Status: lastmile; hit")) == 5
+		})
+	}
+	answered := countedSince(t, answeredHits)
+	for split := 1; split <= len(pipelinedHits); split++ {
+		got := exchangeSplit(t, answering, pipelinedHits, split, true, true, 10*time.Second)
+		want := exchangeSplit(t, through, pipelinedHits, split, false, true, 10*time.Second)
+		if normalize(got) != normalize(want) {
+			t.Fatalf("split at %d (%q|%q):\nanswered:\n%s\nnet/http:\n%s",
+				split, pipelinedHits[:split], pipelinedHits[split:], got, want)
+		}
+	}
+	// dialAnswered's one hit answered below net/http a connection aside.
+	pipelined := answered() - float64(len(pipelinedHits))
+	if pipelined <= 0 {
+		t.Fatal("no pipelined hit answered below net/http")
+	}
+	t.Logf("%v pipelined hits answered below net/http", pipelined)
+}
+
+// Any bytes a client sends, in two parts, get the same responses from a
+// server that answers hits below net/http as from one that does not.
+func FuzzAnsweredStream(f *testing.F) {
+	for _, s := range append(parseSeeds, pipelinedHits, pipelinedHits+"GET /plain HTTP/1.1\r\nHo",
+		"POST /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 41\r\n\r\n"+pipelinedHits) {
+		f.Add([]byte(s), uint16(len(s)/2))
+	}
+	answering, through, _ := hitsEdge(f)
+	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		if len(data) > 8<<10 {
+			return
+		}
+		raw := string(data)
+		at := int(split) % (len(raw) + 1)
+		// Once on each first: the two share the store.
+		exchangeSplit(t, answering, raw, at, false, false, 2*time.Second)
+		exchangeSplit(t, through, raw, at, false, false, 2*time.Second)
+		got := exchangeSplit(t, answering, raw, at, true, false, 2*time.Second)
+		want := exchangeSplit(t, through, raw, at, false, false, 2*time.Second)
+		if normalize(got) != normalize(want) {
+			t.Fatalf("%q | %q:\nanswered:\n%s\nnet/http:\n%s", raw[:at], raw[at:], got, want)
+		}
+	})
+}
