@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lastmile-edge/lastmile/internal/requestmetric"
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
@@ -41,5 +42,49 @@ func TestReloadDuringAnAnsweredWrite(t *testing.T) {
 	// The old server is gone: the new one answers on the same connection.
 	if resp := roundTrip(t, c, br, "/plain"); resp.StatusCode != http.StatusOK || resp.Close {
 		t.Fatalf("after the reload: %s, Connection: close %v", resp.Status, resp.Close)
+	}
+}
+
+// Requests a client pipelined behind a hit answered below net/http, when a
+// reload comes during its write, are the new config's to serve, and are
+// followed as it reads them: each counted once, as a request net/http
+// read, and a partial one completed by what the client sends next.
+func TestReloadDuringAnAnsweredWriteKeepsThePipelined(t *testing.T) {
+	answering, _, reload := hitsEdge(t)
+	warm, wbr := dialAnswered(t, answering, false)
+	testcaddy.Eventually(t, 10*time.Second, "the huge body stored", func() bool {
+		return strings.HasPrefix(roundTrip(t, warm, wbr, "/huge").Header.Get("Cache-Status"), "lastmile; hit")
+	})
+	c, br := dialAnswered(t, answering, true)
+	answered, counted := countedSince(t, answeredHits), countedSince(t, requestmetric.HTTP1)
+	pipelined := "GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+		"GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
+		"GET /gone HTTP/1.1\r\nHo"
+	if _, err := io.WriteString(c, pipelined); err != nil {
+		t.Fatal(err)
+	}
+	testcaddy.Eventually(t, 10*time.Second, "the huge hit answered below net/http", func() bool { return answered() == 1 })
+	reload()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	read := func(want int) {
+		t.Helper()
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != want {
+			t.Fatalf("%s, want %d: %v", resp.Status, want, err)
+		}
+	}
+	read(http.StatusOK) // /huge
+	read(http.StatusOK) // /plain
+	if _, err := io.WriteString(c, "st: 127.0.0.1\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	read(http.StatusGone)
+	if n := counted(); n != 3 {
+		t.Fatalf("%v requests counted, want 3", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -142,9 +143,16 @@ func FuzzAnsweredStream(f *testing.F) {
 		// Once on each first: the two share the store.
 		exchangeSplit(t, answering, raw, at, false, false, 2*time.Second)
 		exchangeSplit(t, through, raw, at, false, false, 2*time.Second)
-		got := exchangeSplit(t, answering, raw, at, true, false, 2*time.Second)
-		want := exchangeSplit(t, through, raw, at, false, false, 2*time.Second)
-		if normalize(got) != normalize(want) {
+		got := normalize(exchangeSplit(t, answering, raw, at, true, false, 2*time.Second))
+		want := normalize(exchangeSplit(t, through, raw, at, false, false, 2*time.Second))
+		if reset := "\n(error)"; strings.HasSuffix(got, reset) || strings.HasSuffix(want, reset) {
+			// A server that closes on bytes it did not read resets the
+			// connection, which may cut short what the client reads.
+			got, want = strings.TrimSuffix(got, reset), strings.TrimSuffix(want, reset)
+			n := min(len(got), len(want))
+			got, want = got[:n], want[:n]
+		}
+		if got != want {
 			t.Fatalf("%q | %q:\nanswered:\n%s\nnet/http:\n%s", raw[:at], raw[at:], got, want)
 		}
 	})
