@@ -87,4 +87,10 @@ func TestReloadDuringAnAnsweredWriteKeepsThePipelined(t *testing.T) {
 	if n := counted(); n != 3 {
 		t.Fatalf("%v requests counted, want 3", n)
 	}
+	for tries := 0; answered() == 1; tries++ {
+		if tries == 100 {
+			t.Fatal("after the reload, no hit answered below net/http in 100")
+		}
+		roundTrip(t, c, br, "/plain")
+	}
 }
