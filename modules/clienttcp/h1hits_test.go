@@ -2,6 +2,7 @@ package clienttcp
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -152,6 +154,10 @@ func hitsOrigin(t testing.TB, fetches *atomic.Int64) string {
 // after, so that all a server sends is read to its end.
 const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
+// tlsEdges are the TLS configs of the clients of the edges that speak TLS
+// (hitsEdgeTLS), by address.
+var tlsEdges sync.Map
+
 // dialAnswered opens a connection to a server that answers hits below
 // net/http (if answers) on which the last hit was answered so: a
 // connection's first request is net/http's, and the request after one
@@ -160,7 +166,13 @@ const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r
 // hits until one is answered below net/http.
 func dialAnswered(t *testing.T, addr string, answers bool) (net.Conn, *bufio.Reader) {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
+	var c net.Conn
+	var err error
+	if conf, ok := tlsEdges.Load(addr); ok {
+		c, err = tls.Dial("tcp", addr, conf.(*tls.Config))
+	} else {
+		c, err = net.Dial("tcp", addr)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
