@@ -353,7 +353,10 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 			if answered != float64(c.answered) {
 				t.Errorf("%v answered below net/http, want %d", answered, c.answered)
 			}
-			want, throughRequests, _ := exchange(t, through, c.raw, false)
+			want, throughRequests, throughAnswered := exchange(t, through, c.raw, false)
+			if throughAnswered != 0 {
+				t.Errorf("%v answered below net/http with answer_hits off", throughAnswered)
+			}
 			if requests != throughRequests {
 				t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
 			}

@@ -78,7 +78,10 @@ func TestAnsweredHitsOverTLSMatchNetHTTP(t *testing.T) {
 			exchange(t, answering, c.raw, false)
 			exchange(t, through, c.raw, false)
 			got, requests, answered := exchange(t, answering, c.raw, true)
-			want, throughRequests, _ := exchange(t, through, c.raw, false)
+			want, throughRequests, throughAnswered := exchange(t, through, c.raw, false)
+			if throughAnswered != 0 {
+				t.Errorf("%v answered below net/http with answer_hits off", throughAnswered)
+			}
 			if answered != float64(c.answered) {
 				t.Errorf("%v answered below net/http, want %d", answered, c.answered)
 			}
