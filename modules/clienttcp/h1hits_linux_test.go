@@ -1,7 +1,9 @@
 package clienttcp
 
 import (
+	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,6 +13,25 @@ import (
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 )
 
+// writingHugeHit sends a hit on the huge body, and pipelined behind it, on
+// a connection whose hits are answered below net/http, and returns once
+// the hit is answered so, its write stalled by the unread connection; and
+// the hits answered below net/http and requests counted since it sent.
+func writingHugeHit(t *testing.T, answering, pipelined string) (c net.Conn, br *bufio.Reader, answered, counted func() float64) {
+	t.Helper()
+	warm, wbr := dialAnswered(t, answering, false)
+	testcaddy.Eventually(t, 10*time.Second, "the huge body stored", func() bool {
+		return strings.HasPrefix(roundTrip(t, warm, wbr, "/huge").Header.Get("Cache-Status"), "lastmile; hit")
+	})
+	c, br = dialAnswered(t, answering, true)
+	answered, counted = countedSince(t, answeredHits), countedSince(t, requestmetric.HTTP1)
+	if _, err := io.WriteString(c, "GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"+pipelined); err != nil {
+		t.Fatal(err)
+	}
+	testcaddy.Eventually(t, 10*time.Second, "the huge hit answered below net/http", func() bool { return answered() == 1 })
+	return c, br, answered, counted
+}
+
 // A reload while client_tcp writes a response net/http never saw (larger
 // than the sockets' buffers, to a client that reads only after the reload)
 // neither cuts the response nor drops the connection: net/http's Shutdown
@@ -18,16 +39,7 @@ import (
 // connection then moves to the new config.
 func TestReloadDuringAnAnsweredWrite(t *testing.T) {
 	answering, _, reload := hitsEdge(t)
-	warm, wbr := dialAnswered(t, answering, false)
-	testcaddy.Eventually(t, 10*time.Second, "the huge body stored", func() bool {
-		return strings.HasPrefix(roundTrip(t, warm, wbr, "/huge").Header.Get("Cache-Status"), "lastmile; hit")
-	})
-	c, br := dialAnswered(t, answering, true)
-	answered := countedSince(t, answeredHits)
-	if _, err := io.WriteString(c, "GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	testcaddy.Eventually(t, 10*time.Second, "the huge hit answered below net/http", func() bool { return answered() == 1 })
+	c, br, _, _ := writingHugeHit(t, answering, "")
 	reload()
 	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
 	resp, err := http.ReadResponse(br, nil)
@@ -51,19 +63,7 @@ func TestReloadDuringAnAnsweredWrite(t *testing.T) {
 // read, and a partial one completed by what the client sends next.
 func TestReloadDuringAnAnsweredWriteKeepsThePipelined(t *testing.T) {
 	answering, _, reload := hitsEdge(t)
-	warm, wbr := dialAnswered(t, answering, false)
-	testcaddy.Eventually(t, 10*time.Second, "the huge body stored", func() bool {
-		return strings.HasPrefix(roundTrip(t, warm, wbr, "/huge").Header.Get("Cache-Status"), "lastmile; hit")
-	})
-	c, br := dialAnswered(t, answering, true)
-	answered, counted := countedSince(t, answeredHits), countedSince(t, requestmetric.HTTP1)
-	pipelined := "GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
-		"GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
-		"GET /gone HTTP/1.1\r\nHo"
-	if _, err := io.WriteString(c, pipelined); err != nil {
-		t.Fatal(err)
-	}
-	testcaddy.Eventually(t, 10*time.Second, "the huge hit answered below net/http", func() bool { return answered() == 1 })
+	c, br, answered, counted := writingHugeHit(t, answering, "GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"+"GET /gone HTTP/1.1\r\nHo")
 	reload()
 	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
 	read := func(want int) {

@@ -344,26 +344,34 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 		{"http/1.2", "GET /plain HTTP/1.2\r\nHost: 127.0.0.1\r\n\r\n", 0},
 		{"options", "OPTIONS /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 0},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			// Once on each first: the two servers share the store, so
-			// what the first stores, the second would hit.
-			exchange(t, answering, c.raw, false)
-			exchange(t, through, c.raw, false)
-			got, requests, answered := exchange(t, answering, c.raw, true)
-			if answered != float64(c.answered) {
-				t.Errorf("%v answered below net/http, want %d", answered, c.answered)
-			}
-			want, throughRequests, throughAnswered := exchange(t, through, c.raw, false)
-			if throughAnswered != 0 {
-				t.Errorf("%v answered below net/http with answer_hits off", throughAnswered)
-			}
-			if requests != throughRequests {
-				t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
-			}
-			if normalize(got) != normalize(want) {
-				t.Fatalf("answered:\n%s\nnet/http:\n%s", got, want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { compareAnswering(t, answering, through, c.raw, c.answered) })
+	}
+}
+
+// compareAnswering sends raw, on a connection whose last hit was answered
+// below net/http, to answering, and to through (answer_hits off), and fails
+// unless both send the same bytes back (less the clock's), count the same
+// requests, and answering answered want of them below net/http, through
+// none.
+func compareAnswering(t *testing.T, answering, through, raw string, want int) {
+	t.Helper()
+	// Once on each first: the two servers share the store, so what the
+	// first stores, the second would hit.
+	exchange(t, answering, raw, false)
+	exchange(t, through, raw, false)
+	got, requests, answered := exchange(t, answering, raw, true)
+	if answered != float64(want) {
+		t.Errorf("%v answered below net/http, want %d", answered, want)
+	}
+	sent, throughRequests, throughAnswered := exchange(t, through, raw, false)
+	if throughAnswered != 0 {
+		t.Errorf("%v answered below net/http with answer_hits off", throughAnswered)
+	}
+	if requests != throughRequests {
+		t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
+	}
+	if normalize(got) != normalize(sent) {
+		t.Fatalf("answered:\n%s\nnet/http:\n%s", got, sent)
 	}
 }
 

@@ -74,23 +74,6 @@ func TestAnsweredHitsOverTLSMatchNetHTTP(t *testing.T) {
 		{"other host", get("example.com", "/plain", ""), 0},
 		{"authorization", get("127.0.0.1", "/plain", "Authorization: Basic eDp5\r\n"), 0},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			exchange(t, answering, c.raw, false)
-			exchange(t, through, c.raw, false)
-			got, requests, answered := exchange(t, answering, c.raw, true)
-			want, throughRequests, throughAnswered := exchange(t, through, c.raw, false)
-			if throughAnswered != 0 {
-				t.Errorf("%v answered below net/http with answer_hits off", throughAnswered)
-			}
-			if answered != float64(c.answered) {
-				t.Errorf("%v answered below net/http, want %d", answered, c.answered)
-			}
-			if requests != throughRequests {
-				t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
-			}
-			if normalize(got) != normalize(want) {
-				t.Fatalf("answered:\n%s\nnet/http:\n%s", got, want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { compareAnswering(t, answering, through, c.raw, c.answered) })
 	}
 }
