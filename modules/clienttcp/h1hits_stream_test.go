@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -170,4 +171,73 @@ func FuzzAnsweredStream(f *testing.F) {
 			t.Fatalf("%q | %q:\nanswered:\n%s\nnet/http:\n%s", raw[:at], raw[at:], got, want)
 		}
 	})
+}
+
+// A connection that goes back and forth between hits answered below
+// net/http and requests net/http answers, one at a time and in pipelined
+// bursts of thousands written while the client reads, gets every response
+// in order, and hits are answered below net/http on it throughout.
+func TestAnsweredAndNetHTTPAlternate(t *testing.T) {
+	answering, through, _ := hitsEdge(t)
+	warmPipelined(t, answering, through)
+	c, br := dialAnswered(t, answering, true)
+	_ = c.SetDeadline(time.Now().Add(60 * time.Second))
+	requests := []struct{ raw, body string }{
+		{"GET /gone HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "gone"},
+		{"GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "fresh each time"},
+		{"POST /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\n\r\nbody", "fresh each time"},
+		{"GET /untyped HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "<html><body>hi</body></html>"},
+	}
+	expect := func(body string) {
+		t.Helper()
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || string(got) != body {
+			t.Fatalf("%q (%v), want %q", got, err, body)
+		}
+	}
+	answered := countedSince(t, answeredHits)
+	for i := range 200 {
+		r := requests[i*7%len(requests)]
+		if _, err := io.WriteString(c, r.raw); err != nil {
+			t.Fatal(err)
+		}
+		expect(r.body)
+	}
+	one := answered()
+	if one == 0 {
+		t.Fatal("no hit answered below net/http one at a time")
+	}
+	// Bursts, written while the responses are read: mixed, then hits
+	// alone.
+	const burst = 4000
+	for _, step := range []int{7, 4} {
+		before := answered()
+		var sent bytes.Buffer
+		for i := range burst {
+			sent.WriteString(requests[i*step%len(requests)].raw)
+		}
+		written := make(chan error, 1)
+		go func() {
+			_, err := c.Write(sent.Bytes())
+			written <- err
+		}()
+		for i := range burst {
+			expect(requests[i*step%len(requests)].body)
+		}
+		if err := <-written; err != nil {
+			t.Fatal(err)
+		}
+		if step == 4 && answered() == before {
+			// (The mixed burst may start behind net/http's background
+			// read and stay net/http's.)
+			t.Fatal("no hit of the burst of hits answered below net/http")
+		}
+		t.Logf("%v of a burst of %d answered below net/http", answered()-before, burst)
+	}
+	t.Logf("%v answered below net/http one at a time", one)
 }
