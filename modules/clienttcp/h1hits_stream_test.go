@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -240,4 +241,49 @@ func TestAnsweredAndNetHTTPAlternate(t *testing.T) {
 		t.Logf("%v of a burst of %d answered below net/http", answered()-before, burst)
 	}
 	t.Logf("%v answered below net/http one at a time", one)
+}
+
+// Many connections answered below net/http at once each get their own
+// responses: the state pooled between them (request, header map, response
+// buffer) carries nothing from one to another.
+func TestAnsweredHitsOnManyConnections(t *testing.T) {
+	answering, through, _ := hitsEdge(t)
+	warmPipelined(t, answering, through)
+	paths := []struct{ path, body string }{{"/gone", "gone"}, {"/untyped", "<html><body>hi</body></html>"}, {"/nostore", "fresh each time"}}
+	answered := countedSince(t, answeredHits)
+	const conns, each = 16, 100
+	errs := make(chan error, conns)
+	for g := range conns {
+		c, br := dialAnswered(t, answering, true)
+		go func() {
+			for i := range each {
+				p := paths[(g+i)%len(paths)]
+				if _, err := io.WriteString(c, "GET "+p.path+" HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Conn: "+string(rune('a'+g))+"\r\n\r\n"); err != nil {
+					errs <- err
+					return
+				}
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || string(body) != p.body {
+					errs <- fmt.Errorf("connection %d, %s: %q (%v)", g, p.path, body, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range conns {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// dialAnswered's one a connection aside.
+	if n := answered() - conns; n <= 0 {
+		t.Fatal("no hit answered below net/http on the connections at once")
+	}
 }
