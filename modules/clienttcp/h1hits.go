@@ -147,6 +147,14 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 		if err := c.writeAnswerLocked(deadline, head, body); err != nil {
 			return 0, err
 		}
+		if a.write == 0 && !deadline.IsZero() {
+			// write_idle_timeout bounds this write alone, as the fast
+			// path's: net/http, without a write timeout, sets no
+			// deadline before it writes its next response.
+			if err := c.setWriteLocked(time.Time{}); err != nil {
+				return 0, err
+			}
+		}
 		n = copy(p, p[k:n])
 		if c.closeWanted {
 			// A Close came during the write: the owner closes now, and
