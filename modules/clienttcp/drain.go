@@ -248,10 +248,15 @@ func (l *listener) successor() *listener {
 // reads replay first; false if none took it.
 func (l *listener) handOver(c *conn, to *listener, replay []byte) bool {
 	l.forget(c)
+	c.mu.Lock()
+	// The request heads read and not served, which the replay holds:
+	// nc's server serves them, with an idle report each.
+	pending := c.heads - c.answered - c.idles
+	c.mu.Unlock()
 	for to != nil {
 		nc := to.adopt(c.Conn, c.proto, replay)
 		// The replay is counted: nc's count goes on from c's.
-		nc.requests = c.requests
+		nc.requests, nc.heads = c.requests, pending
 		select {
 		case to.handed <- nc.netConn():
 			metrics.reloaded.WithLabelValues("handed_over").Inc()

@@ -147,11 +147,22 @@ func (c *conn) answerHits(a *answering, p []byte, n int) (int, error) {
 		if err := c.writeAnswerLocked(deadline, head, body); err != nil {
 			return 0, err
 		}
+		if a.write == 0 && !deadline.IsZero() {
+			// write_idle_timeout bounds this write alone, as the fast
+			// path's: net/http, without a write timeout, sets no
+			// deadline before it writes its next response.
+			if err := c.setWriteLocked(time.Time{}); err != nil {
+				return 0, err
+			}
+		}
 		n = copy(p, p[k:n])
 		if c.closeWanted {
 			// A Close came during the write: the owner closes now, and
-			// what follows is the next server's, or no one's.
+			// what follows is the next server's, or no one's. It was
+			// read here, so it is followed here (as a Read detach cuts
+			// short): the next server's count goes on from this one's.
 			c.unanswered = append(c.unanswered, p[:n]...)
+			c.scanHTTP1(p[:n])
 			return 0, io.EOF
 		}
 		if n > 0 {

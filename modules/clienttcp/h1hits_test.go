@@ -2,6 +2,7 @@ package clienttcp
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -109,6 +111,18 @@ func hitsOrigin(t testing.TB, fetches *atomic.Int64) string {
 		case "/huge":
 			h.Set("Content-Length", fmt.Sprint(hugeBody))
 			_, _ = w.Write(make([]byte, hugeBody))
+		case "/vary-ae": // one entry per Accept-Encoding
+			h.Set("Vary", "Accept-Encoding")
+			_, _ = io.WriteString(w, "ae="+r.Header.Get("Accept-Encoding"))
+		case "/vary-cookie": // one entry per Cookie
+			h.Set("Vary", "Cookie")
+			_, _ = io.WriteString(w, "cookie="+r.Header.Get("Cookie"))
+		case "/private": // for the one client that asked
+			h.Set("Cache-Control", "private, max-age=600")
+			_, _ = io.WriteString(w, "private to "+r.Header.Get("Authorization"))
+		case "/public-auth": // shared though the request carried credentials
+			h.Set("Cache-Control", "public, max-age=600")
+			_, _ = io.WriteString(w, "public for "+r.Header.Get("Authorization"))
 		case "/gone":
 			w.WriteHeader(http.StatusGone)
 			_, _ = io.WriteString(w, "gone")
@@ -140,6 +154,10 @@ func hitsOrigin(t testing.TB, fetches *atomic.Int64) string {
 // after, so that all a server sends is read to its end.
 const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
+// tlsEdges are the TLS configs of the clients of the edges that speak TLS
+// (hitsEdgeTLS), by address.
+var tlsEdges sync.Map
+
 // dialAnswered opens a connection to a server that answers hits below
 // net/http (if answers) on which the last hit was answered so: a
 // connection's first request is net/http's, and the request after one
@@ -148,7 +166,13 @@ const closing = "GET /nostore HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r
 // hits until one is answered below net/http.
 func dialAnswered(t *testing.T, addr string, answers bool) (net.Conn, *bufio.Reader) {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
+	var c net.Conn
+	var err error
+	if conf, ok := tlsEdges.Load(addr); ok {
+		c, err = tls.Dial("tcp", addr, conf.(*tls.Config))
+	} else {
+		c, err = net.Dial("tcp", addr)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,10 +208,16 @@ func exchange(t *testing.T, addr, raw string, answers bool) (got string, counted
 	return string(all), countedSince(), answeredSince()
 }
 
-// varying are the fields whose values differ by the clock.
-var varying = regexp.MustCompile(`(?m)^(Date|Age|Server-Timing): .*\r$`)
+// varying are the fields whose values differ by the clock, and
+// Cache-Status's ttl.
+var (
+	varying = regexp.MustCompile(`(?m)^(Date|Age|Server-Timing): .*\r$`)
+	ttl     = regexp.MustCompile(`(?m)^(Cache-Status: .*; ttl=)\d+`)
+)
 
-func normalize(s string) string { return varying.ReplaceAllString(s, "$1: -\r") }
+func normalize(s string) string {
+	return ttl.ReplaceAllString(varying.ReplaceAllString(s, "$1: -\r"), "${1}-")
+}
 
 // The same bytes, sent to a server that answers hits below net/http and to
 // one that does not, get the same bytes back (less the clock's fields),
@@ -204,14 +234,25 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 	withPort := "GET /plain HTTP/1.1\r\nHost: 127.0.0.1:" + strings.Split(answering, ":")[1] + "\r\n\r\n"
 	for _, addr := range []string{answering, through} {
 		for _, req := range []string{get("/plain", ""), get("/a%20b", ""), get("/q?x=1&y=%2F", ""), get("/untyped", ""),
-			get("/big", ""), get("/small-chunked", ""), get("/chunked", ""), get("/gone", ""), withPort} {
+			get("/big", ""), get("/small-chunked", ""), get("/chunked", ""), get("/gone", ""), withPort,
+			get("/vary-ae", "Accept-Encoding: gzip\r\n")} {
 			testcaddy.Eventually(t, 10*time.Second, "a hit: "+req, func() bool {
 				got, _, _ := exchange(t, addr, req, false)
 				return strings.Contains(got, "Cache-Status: lastmile; hit")
 			})
 		}
 	}
+	for _, addr := range []string{answering, through} {
+		// Stored or not, as the cache decides.
+		exchange(t, addr, get("/private", "Authorization: Basic eDp5\r\n"), false)
+		exchange(t, addr, get("/vary-cookie", "Cookie: a=1\r\n"), false)
+		exchange(t, addr, get("/public-auth", "Authorization: Basic eDp5\r\n"), false)
+	}
 	smuggled := get("/nostore", "")
+	fields := ""
+	for i := range 60 {
+		fields += fmt.Sprintf("X-Field-%d: %d\r\n", i, i)
+	}
 	for _, c := range []struct {
 		name     string
 		raw      string
@@ -250,20 +291,87 @@ func TestAnsweredHitsMatchNetHTTP(t *testing.T) {
 		{"two hosts", get("/plain", "Host: 127.0.0.1\r\n"), 0},
 		{"expect", get("/plain", "Expect: 100-continue\r\n"), 0},
 		{"blank line first", "\r\n" + get("/plain", ""), 0},
+		// Cache mixing: the entry a request gets is decided as net/http's.
+		{"vary stored encoding", get("/vary-ae", "Accept-Encoding: gzip\r\n"), 1},
+		{"vary other encoding", get("/vary-ae", "Accept-Encoding: br\r\n"), 1},
+		{"vary no encoding", get("/vary-ae", ""), 1},
+		{"vary stored cookie", get("/vary-cookie", "Cookie: a=1\r\n"), 0},
+		{"vary other cookie", get("/vary-cookie", "Cookie: a=2\r\n"), 0},
+		{"vary no cookie", get("/vary-cookie", ""), 1},
+		{"authorization on a shared entry", get("/plain", "Authorization: Basic eDp5\r\n"), 0},
+		{"authorization on a public entry", get("/public-auth", "Authorization: Basic eDp5\r\n"), 0},
+		{"other authorization on a public entry", get("/public-auth", "Authorization: Basic enp6\r\n"), 0},
+		{"private entry, same credentials", get("/private", "Authorization: Basic eDp5\r\n"), 0},
+		{"private entry, no credentials", get("/private", ""), 0},
+		{"cookie on a shared entry", get("/plain", "Cookie: session=1\r\n"), 1},
+		{"no-cache request", get("/plain", "Cache-Control: no-cache\r\n"), 0},
+		{"max-age=0 request", get("/plain", "Cache-Control: max-age=0\r\n"), 0},
+		{"dot segment", get("/x/../plain", ""), 1},
+		{"escaped dot segment", get("/x/%2e%2e/plain", ""), 1},
+		{"escaped letter", get("/%70lain", ""), 1},
+		{"double slash", get("//plain", ""), 1},
+		{"trailing slash", get("/plain/", ""), 1},
+		{"empty query", get("/plain?", ""), 1},
+		{"query reordered", get("/q?y=%2F&x=1", ""), 1},
+		{"query escaped otherwise", get("/q?x=1&y=/", ""), 1},
+		{"fragment", get("/plain#f", ""), 0},
+		{"absolute form", "GET http://127.0.0.1/plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 0},
+		{"asterisk form", "GET * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 0},
+		{"other host", "GET /plain HTTP/1.1\r\nHost: localhost\r\n\r\n", 0},
+		{"host with a dot", "GET /plain HTTP/1.1\r\nHost: 127.0.0.1.\r\n\r\n", 0},
+		{"host with another port", "GET /plain HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n", 1},
+		{"host with an empty port", "GET /plain HTTP/1.1\r\nHost: 127.0.0.1:\r\n\r\n", 1},
+		{"host with userinfo", "GET /plain HTTP/1.1\r\nHost: a@127.0.0.1\r\n\r\n", 0},
+		{"empty host", "GET /plain HTTP/1.1\r\nHost: \r\n\r\n", 0},
+		{"host differently cased", "GET /plain HTTP/1.1\r\nHOST: 127.0.0.1\r\n\r\n", 1},
+		{"no host", "GET /plain HTTP/1.1\r\n\r\n", 0},
+		{"nul in a value", get("/plain", "X-A: a\x00b\r\n"), 0},
+		{"high byte in a value", get("/plain", "X-A: \xff\r\n"), 0},
+		{"tab in a value", get("/plain", "X-A: a\tb\r\n"), 1},
+		{"space before colon", get("/plain", "X-A : 1\r\n"), 0},
+		{"underscore name", get("/plain", "X_A: 1\r\n"), 0},
+		{"duplicate field", get("/plain", "Accept: a\r\nAccept: b\r\n"), 0},
+		{"many fields", get("/plain", fields), 1},
+		{"long line", get("/plain", "X-Long: "+strings.Repeat("a", 6000)+"\r\n"), 0},
+		{"empty body length", get("/plain", "Content-Length: 0\r\n"), 0},
+		{"te identity", get("/plain", "Transfer-Encoding: identity\r\n"), 0},
+		{"expect without a body", get("/plain", "Expect: 100-continue\r\nContent-Length: 0\r\n"), 0},
+		{"upgrade", get("/plain", "Connection: Upgrade\r\nUpgrade: websocket\r\n"), 0},
+		{"connection keep-alive, close", get("/plain", "Connection: keep-alive, close\r\n"), 0},
+		{"http/1.0 keep-alive then hit", "GET /plain HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n" + get("/plain", ""), 0},
+		{"post then hit", "POST /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\n\r\nabc" + get("/plain", ""), 0},
+		{"lowercase method", "get /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 0},
+		{"http/1.2", "GET /plain HTTP/1.2\r\nHost: 127.0.0.1\r\n\r\n", 0},
+		{"options", "OPTIONS /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 0},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			got, requests, answered := exchange(t, answering, c.raw, true)
-			if answered != float64(c.answered) {
-				t.Errorf("%v answered below net/http, want %d", answered, c.answered)
-			}
-			want, throughRequests, _ := exchange(t, through, c.raw, false)
-			if requests != throughRequests {
-				t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
-			}
-			if normalize(got) != normalize(want) {
-				t.Fatalf("answered:\n%s\nnet/http:\n%s", got, want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { compareAnswering(t, answering, through, c.raw, c.answered) })
+	}
+}
+
+// compareAnswering sends raw, on a connection whose last hit was answered
+// below net/http, to answering, and to through (answer_hits off), and fails
+// unless both send the same bytes back (less the clock's), count the same
+// requests, and answering answered want of them below net/http, through
+// none.
+func compareAnswering(t *testing.T, answering, through, raw string, want int) {
+	t.Helper()
+	// Once on each first: the two servers share the store, so what the
+	// first stores, the second would hit.
+	exchange(t, answering, raw, false)
+	exchange(t, through, raw, false)
+	got, requests, answered := exchange(t, answering, raw, true)
+	if answered != float64(want) {
+		t.Errorf("%v answered below net/http, want %d", answered, want)
+	}
+	sent, throughRequests, throughAnswered := exchange(t, through, raw, false)
+	if throughAnswered != 0 {
+		t.Errorf("%v answered below net/http with answer_hits off", throughAnswered)
+	}
+	if requests != throughRequests {
+		t.Errorf("%v requests counted, %v without answers below net/http", requests, throughRequests)
+	}
+	if normalize(got) != normalize(sent) {
+		t.Fatalf("answered:\n%s\nnet/http:\n%s", got, sent)
 	}
 }
 
