@@ -385,12 +385,21 @@ https://%s {
 type pageLoadSeries struct {
 	ttfb, load series
 	bytes      float64 // a page's bytes (its body and its subresources'), the median
+	// htmlFromOrigin counts the loads whose HTML the edge fetched first
+	// (loadResult.HTMLFromOrigin).
+	htmlFromOrigin int
 }
 
-// pageLoads runs the page-load workload from the client namespace.
+// pageLoads runs the page-load workload from the client namespace. Via
+// an edge, the pages are primed first (primePages), so no variant starts
+// on copies the edge must revalidate.
 func (s *site) pageLoads(proto, mode string, runs int) (pageLoadSeries, error) {
 	var res []loadResult
-	if err := helper(s.lab, "client", &res, "pageload", "-url", s.url, "-proto", proto, "-mode", mode, "-runs", fmt.Sprint(runs)); err != nil {
+	args := []string{"-url", s.url, "-proto", proto, "-mode", mode, "-runs", fmt.Sprint(runs)}
+	if s.edgeAddr != "" {
+		args = append(args, "-prime")
+	}
+	if err := helper(s.lab, "client", &res, "pageload", args...); err != nil {
 		return pageLoadSeries{}, err
 	}
 	var out pageLoadSeries
@@ -400,6 +409,9 @@ func (s *site) pageLoads(proto, mode string, runs int) (pageLoadSeries, error) {
 		if r.Err != "" {
 			errs = append(errs, errors.New(r.Err))
 			continue
+		}
+		if r.HTMLFromOrigin {
+			out.htmlFromOrigin++
 		}
 		out.ttfb.Values = append(out.ttfb.Values, r.TTFBMs)
 		out.load.Values = append(out.load.Values, r.LoadMs)

@@ -271,7 +271,11 @@ type loadResult struct {
 	TTFBMs float64 `json:"ttfb_ms"`
 	LoadMs float64 `json:"load_ms"`
 	Bytes  int64   `json:"bytes"` // the page's and its subresources' bodies
-	Err    string  `json:"err,omitempty"`
+	// HTMLFromOrigin: the edge fetched the HTML before answering (its
+	// Cache-Status has fwd=): a miss, or a page idle past s-maxage +
+	// stale-while-revalidate, which waits a backbone round trip.
+	HTMLFromOrigin bool   `json:"html_from_origin,omitempty"`
+	Err            string `json:"err,omitempty"`
 }
 
 // pageLoadCmd loads a demo page and its 15 subresources (CSS, JS, 8
@@ -284,7 +288,13 @@ func pageLoadCmd(args []string) error {
 	runs := fs.Int("runs", 20, "page loads")
 	mode := fs.String("mode", "cold", "cold or warm")
 	qlogDir := fs.String("qlog", os.Getenv("QLOGDIR"), "directory for a qlog file per HTTP/3 connection, <odcid>_client.sqlog (default $QLOGDIR; none if empty)")
+	prime := fs.Bool("prime", false, "first fetch the pages' HTML once, unmeasured, so the edge's copies are fresh when the loads start")
 	_ = fs.Parse(args)
+	if *prime {
+		if err := primePages(*base); err != nil {
+			return err
+		}
+	}
 	quicConf := &quic.Config{}
 	if *qlogDir != "" {
 		d, err := qlogdir.New(*qlogDir, clientQlogMaxSize)
@@ -309,13 +319,41 @@ func pageLoadCmd(args []string) error {
 		if *mode == "cold" {
 			client, closeClient = newClient()
 		}
-		r := loadPage(client, *base, i%5+1)
+		r := loadPage(client, *base, i%loadedPages+1)
 		if *mode == "cold" {
 			closeClient()
 		}
 		results = append(results, r)
 	}
 	return json.NewEncoder(os.Stdout).Encode(results)
+}
+
+// loadedPages is how many demo pages the loads cycle through (/page/1 to
+// /page/5).
+const loadedPages = 5
+
+// primePages fetches the HTML of the pages the loads cycle through, over a
+// connection of its own, before a variant's loads: the demo origin lets
+// the edge serve a page stale for 10 s after its 1 s (s-maxage=1,
+// stale-while-revalidate=10), and the previous variant may have ended
+// longer ago (the runner waits up to 35 s for the edge to close the QUIC
+// connections whose traces it reads; a failed load takes up to the
+// client's timeout). Without it the first load of each page waits for the
+// edge's revalidation across the backbone, which has nothing to do with the
+// last mile the variants compare. HTTP/2, so no QUIC connection of its own
+// lands among a variant's qlog traces.
+func primePages(base string) error {
+	tr, closeTr := labTransport("h2", 0, nil)
+	defer closeTr()
+	c := &http.Client{Transport: tr, Timeout: 60 * time.Second}
+	var discard atomic.Int64
+	for page := 1; page <= loadedPages; page++ {
+		req, _ := http.NewRequest(http.MethodGet, base+"/page/"+strconv.Itoa(page), nil)
+		if _, err := fetch(c, req, &discard); err != nil {
+			return fmt.Errorf("priming the edge: %w", err)
+		}
+	}
+	return nil
 }
 
 // clientQlogMaxSize bounds the qlog of one pageload run: a few hundred
@@ -329,7 +367,8 @@ func loadPage(c *http.Client, base string, page int) loadResult {
 	ctx := httptrace.WithClientTrace(context.Background(), trace)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/page/"+strconv.Itoa(page), nil)
 	var bytes atomic.Int64
-	if err := fetch(c, req, &bytes); err != nil {
+	header, err := fetch(c, req, &bytes)
+	if err != nil {
 		return loadResult{Err: err.Error()}
 	}
 	paths := []string{"/static/app.css", "/static/app.js", "/api/products?page=" + strconv.Itoa(page)}
@@ -344,36 +383,38 @@ func loadPage(c *http.Client, base string, page int) loadResult {
 	for _, p := range paths {
 		wg.Go(func() {
 			req, _ := http.NewRequest(http.MethodGet, base+p, nil)
-			if err := fetch(c, req, &bytes); err != nil {
+			if _, err := fetch(c, req, &bytes); err != nil {
 				errs <- err
 			}
 		})
 	}
 	wg.Wait()
 	close(errs)
-	res := loadResult{TTFBMs: ms(ttfb), LoadMs: ms(time.Since(start)), Bytes: bytes.Load()}
+	res := loadResult{TTFBMs: ms(ttfb), LoadMs: ms(time.Since(start)), Bytes: bytes.Load(),
+		HTMLFromOrigin: strings.Contains(header.Get("Cache-Status"), "fwd=")}
 	if err := <-errs; err != nil {
 		res.Err = err.Error()
 	}
 	return res
 }
 
-// fetch reads one response whole, adding its body's size to bytes.
-func fetch(c *http.Client, req *http.Request, bytes *atomic.Int64) error {
+// fetch reads one response whole, adding its body's size to bytes, and
+// returns its header.
+func fetch(c *http.Client, req *http.Request, bytes *atomic.Int64) (http.Header, error) {
 	resp, err := c.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	n, err := io.Copy(io.Discard, resp.Body)
 	bytes.Add(n)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s", req.URL.Path, resp.Status)
+		return nil, fmt.Errorf("%s: %s", req.URL.Path, resp.Status)
 	}
-	return nil
+	return resp.Header, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

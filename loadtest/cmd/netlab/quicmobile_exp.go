@@ -96,10 +96,10 @@ func (r *runner) quicMobile() error {
 				pageBytes = max(pageBytes, pl.bytes)
 				// The first load is printed apart: on a cold variant it is the
 				// only one the edge has no memory of the client's path for.
-				fmt.Printf("%-20s %-26s TTFB p50 %5.0f ms, load p50 %6.0f p95 %6.0f ms, first %6.0f ms\n", name, variant,
-					percentile(pl.ttfb.sorted(), 50), percentile(pl.load.sorted(), 50), percentile(pl.load.sorted(), 95), pl.load.Values[0])
+				fmt.Printf("%-20s %-26s TTFB p50 %5.0f ms, load p50 %6.0f p95 %6.0f ms, first %6.0f ms, HTML from the origin %d\n", name, variant,
+					percentile(pl.ttfb.sorted(), 50), percentile(pl.load.sorted(), 50), percentile(pl.load.sorted(), 95), pl.load.Values[0], pl.htmlFromOrigin)
 				lost, queued := float64(down.Lost.Load()-lost0)/float64(r.runs), float64(down.QueueDrops.Load()-queue0)/float64(r.runs)
-				fmt.Fprintf(&dropRows, "| %s | %.1f | %.1f |\n", variant, lost, queued)
+				fmt.Fprintf(&dropRows, "| %s | %.1f | %.1f | %d of %d |\n", variant, lost, queued, pl.htmlFromOrigin, len(pl.load.Values))
 				if proto == "h3" {
 					row, err := s.qlogSummary(qdir, before, variant, mode == "kept")
 					if err != nil {
@@ -115,7 +115,7 @@ func (r *runner) quicMobile() error {
 			fmt.Fprintf(&b, "Physical limit: a page is %.0f KB; at %.1f Mbit/s and %.0f ms RTT: kept %.0f ms, cold HTTP/3 %.0f ms, cold HTTP/2 %.0f ms.\n\n",
 				pageBytes/1000, *p.RateMbit, p.RTTms, physicalLimit(pageBytes, p, 2), physicalLimit(pageBytes, p, 3), physicalLimit(pageBytes, p, 4))
 		}
-		fmt.Fprintf(&b, "The last mile's drops of what the edge sent, per page load: at random (the radio's loss) and by the full queue (the sender's own congestion):\n\n| variant | lost at random | dropped by the queue |\n|---|---|---|\n%s\n", dropRows.String())
+		fmt.Fprintf(&b, "The last mile's drops of what the edge sent, per page load: at random (the radio's loss) and by the full queue (the sender's own congestion); and the loads whose HTML the edge fetched from the origin before answering (a page idle longer than its s-maxage=1 + stale-while-revalidate=10, as after a load that stalled for seconds: a backbone round trip more to the first byte):\n\n| variant | lost at random | dropped by the queue | HTML from the origin |\n|---|---|---|---|\n%s\n", dropRows.String())
 		fmt.Fprintf(&b, "What the edge's sender did, per page, from its qlog traces (kept: pages after the first; cwnd and bytes per RTT are medians over pages; losses and probe timeouts per page):\n\n| variant | pages | cwnd at page start KB | bytes per RTT KB | PTOs | lost (reordering) | lost (time) | spurious | spurious of reordering / time losses |\n|---|---|---|---|---|---|---|---|---|\n%s\n![%s](quic-mobile-%s.svg)\n",
 			qlogRows.String(), name, name)
 		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
