@@ -177,7 +177,7 @@ func FuzzAnsweredStream(f *testing.F) {
 // A connection that goes back and forth between hits answered below
 // net/http and requests net/http answers, one at a time and in pipelined
 // bursts of thousands written while the client reads, gets every response
-// in order, and hits are answered below net/http on it throughout.
+// in order, and hits are answered below net/http on it again after them.
 func TestAnsweredAndNetHTTPAlternate(t *testing.T) {
 	answering, through, _ := hitsEdge(t)
 	warmPipelined(t, answering, through)
@@ -233,14 +233,24 @@ func TestAnsweredAndNetHTTPAlternate(t *testing.T) {
 		if err := <-written; err != nil {
 			t.Fatal(err)
 		}
-		if step == 4 && answered() == before {
-			// (The mixed burst may start behind net/http's background
-			// read and stay net/http's.)
-			t.Fatal("no hit of the burst of hits answered below net/http")
-		}
+		// A burst may start behind net/http's background read and stay
+		// net/http's to its end (net/http is never at rest while the
+		// next request is already buffered): how many are answered
+		// depends on scheduling, so it is only logged.
 		t.Logf("%v of a burst of %d answered below net/http", answered()-before, burst)
 	}
-	t.Logf("%v answered below net/http one at a time", one)
+	// After the bursts the connection is answered below net/http again.
+	before := answered()
+	for range 200 {
+		if _, err := io.WriteString(c, requests[0].raw); err != nil {
+			t.Fatal(err)
+		}
+		expect(requests[0].body)
+	}
+	if answered() == before {
+		t.Fatal("no hit answered below net/http one at a time after the bursts")
+	}
+	t.Logf("%v answered below net/http one at a time, %v after the bursts", one, answered()-before)
 }
 
 // Many connections answered below net/http at once each get their own
