@@ -24,27 +24,49 @@ import (
 func TestFastPathAllocatesLessThanTheRoute(t *testing.T) {
 	h, req, origin := benchCache(t, "allocs-fast")
 	w := &discardWriter{h: make(http.Header, 16)}
-	// AllocsPerRun counts the whole process's allocations: the least of
-	// a few runs leaves out other goroutines' (a previous test's edge
-	// shutting down).
-	least := func(f func()) float64 {
-		n := testing.AllocsPerRun(200, f)
-		for range 4 {
-			n = min(n, testing.AllocsPerRun(200, f))
-		}
-		return n
-	}
-	route := least(func() {
+	route := leastAllocs(func() {
 		clear(w.h)
 		_ = h.ServeHTTP(w, req, origin)
 	})
-	fast := least(func() {
+	fast := leastAllocs(func() {
 		clear(w.h)
 		h.serveFast(w, req, 0, nil)
 	})
 	if fast >= route {
 		t.Fatalf("a fast hit allocates %v times, the route's %v: want fewer", fast, route)
 	}
+}
+
+// alt_svc before the cache, on the default site, adds no allocation to a
+// fast hit: its value is made once per port.
+func TestFastHitPastAltSvcAllocatesNoMore(t *testing.T) {
+	h, req, _ := benchCache(t, "allocs-fast-plain")
+	ah, areq, origin := benchCache(t, "allocs-fast-alt-svc")
+	areq, alt := altSvcHit(t, ah, areq, origin)
+	w := &discardWriter{h: make(http.Header, 16)}
+	plain := leastAllocs(func() {
+		clear(w.h)
+		h.serveFast(w, req, 0, nil)
+	})
+	adders := []frontdoor.FieldAdder{alt}
+	past := leastAllocs(func() {
+		clear(w.h)
+		ah.serveFast(w, areq, 0, adders)
+	})
+	if past > plain {
+		t.Fatalf("a fast hit past alt_svc allocates %v times, without it %v", past, plain)
+	}
+}
+
+// leastAllocs is the least of a few testing.AllocsPerRun of f, which
+// count the whole process's allocations: the least leaves out other
+// goroutines' (a previous test's edge shutting down).
+func leastAllocs(f func()) float64 {
+	n := testing.AllocsPerRun(200, f)
+	for range 4 {
+		n = min(n, testing.AllocsPerRun(200, f))
+	}
+	return n
 }
 
 // BenchmarkFastHit is the fast path's share of a hit (decide, headers,
