@@ -84,7 +84,8 @@ type PassThrough interface {
 type FieldAdder interface {
 	PassThrough
 	// AddFields adds to h what the handler adds to the response to r
-	// before passing it on.
+	// before passing it on. The values it adds may be shared between
+	// responses: a front must not modify them in place.
 	AddFields(r *http.Request, h http.Header)
 }
 

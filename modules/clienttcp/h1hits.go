@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -45,6 +46,15 @@ type hitState struct {
 // localAddr is the connection's local address as net/http puts it in the
 // request's context (alt_svc reads its port), swapped per connection.
 type localAddr struct{ net.Addr }
+
+// AddrPort is the address's, if it has one: alt_svc reads the port so,
+// without formatting the address on every hit.
+func (a *localAddr) AddrPort() netip.AddrPort {
+	if ap, ok := a.Addr.(interface{ AddrPort() netip.AddrPort }); ok {
+		return ap.AddrPort()
+	}
+	return netip.AddrPort{}
+}
 
 var hitStates = sync.Pool{New: func() any {
 	st := &hitState{}
