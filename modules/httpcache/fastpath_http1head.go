@@ -6,8 +6,6 @@ import (
 	"time"
 	"unsafe"
 
-	"golang.org/x/net/http/httpguts"
-
 	"github.com/lastmile-edge/lastmile/internal/frontdoor"
 	"github.com/lastmile-edge/lastmile/internal/h1wire"
 )
@@ -138,11 +136,11 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 	hd.timed = len(hdr["Server-Timing"]) > 0
 	hd.getFraming = h1wire.AppendFraming(nil, hdr, e.status, http.MethodGet, e.body)
 	hd.headFraming = h1wire.AppendFraming(nil, hdr, e.status, http.MethodHead, nil)
-	hd.cacheStatus = appendFieldLines(nil, "Cache-Status", hdr["Cache-Status"])
+	hd.cacheStatus = h1wire.AppendFieldLines(nil, "Cache-Status", hdr["Cache-Status"])
 	delete(hdr, "Cache-Status")
 	delete(hdr, "Age")
 	if !opts.compact {
-		hd.serverTiming = appendFieldLines(nil, "Server-Timing", hdr["Server-Timing"])
+		hd.serverTiming = h1wire.AppendFieldLines(nil, "Server-Timing", hdr["Server-Timing"])
 		delete(hdr, "Server-Timing")
 	}
 	hd.offs = make([]int32, 0, len(hd.names)+1)
@@ -152,7 +150,7 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 		if slices.Contains(h1wire.Unframed(http.StatusNotModified), k) {
 			hd.notModified = append(hd.notModified, i)
 		}
-		lines = appendFieldLines(lines, k, hdr[k])
+		lines = h1wire.AppendFieldLines(lines, k, hdr[k])
 	}
 	hd.offs = append(hd.offs, int32(len(lines)))
 	hd.lines = slices.Clone(lines) // without append's spare capacity: charged
@@ -165,18 +163,6 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 		return &http1Head{opts: opts, kind: http1ByFields}
 	}
 	return hd
-}
-
-// appendFieldLines appends a line for each of name's values, none if
-// net/http drops the name.
-func appendFieldLines(dst []byte, name string, values []string) []byte {
-	if !httpguts.ValidHeaderFieldName(name) {
-		return dst
-	}
-	for _, v := range values {
-		dst = h1wire.AppendField(dst, name, v)
-	}
-	return dst
 }
 
 // appendStored appends the stored lines of names[from:to], less a 304's
@@ -297,7 +283,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 				head = appendLine(head, f.name, v)
 			}
 		} else {
-			head = appendFieldLines(head, f.name, f.values)
+			head = h1wire.AppendFieldLines(head, f.name, f.values)
 		}
 		if f.timing {
 			head = append(head, "Server-Timing: "...)
