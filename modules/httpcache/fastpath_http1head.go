@@ -72,6 +72,7 @@ type http1Head struct {
 	cacheStatus, serverTiming []byte
 	timed                     bool
 	dated                     bool   // the stored response has Date: net/http adds none
+	serverStored              bool   // names has Server: the entry gives (or strips) it
 	getFraming, headFraming   []byte // the Content-Length and Content-Type lines net/http adds
 	// where the cache's own fields go among names (slices.BinarySearch),
 	// found once
@@ -154,7 +155,7 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 	}
 	hd.offs = append(hd.offs, int32(len(lines)))
 	hd.lines = slices.Clone(lines) // without append's spare capacity: charged
-	hd.serverAt, _ = slices.BinarySearch(hd.names, "Server")
+	hd.serverAt, hd.serverStored = slices.BinarySearch(hd.names, "Server")
 	hd.ageAt, _ = slices.BinarySearch(hd.names, "Age")
 	hd.statusAt, _ = slices.BinarySearch(hd.names, "Cache-Status")
 	hd.timingAt, _ = slices.BinarySearch(hd.names, "Server-Timing")
@@ -214,7 +215,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 	var own [maxHitFields]hitField
 	n := 0
 	if len(adders) == 0 {
-		if !hd.has("Server") {
+		if !hd.serverStored {
 			own[n] = hitField{name: "Server", at: hd.serverAt, values: caddyServerHeader, own: true}
 			n++
 		}
@@ -308,11 +309,4 @@ func appendLine(dst []byte, name, v string) []byte {
 	dst = append(dst, ": "...)
 	dst = append(dst, v...)
 	return append(dst, "\r\n"...)
-}
-
-// has reports whether name is one of the fields the entry gives the
-// response (or strips from it).
-func (hd *http1Head) has(name string) bool {
-	_, found := slices.BinarySearch(hd.names, name)
-	return found
 }
