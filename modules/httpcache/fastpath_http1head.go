@@ -234,7 +234,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 			case stored:
 				continue // stored, forwarded or stripped: the entry's
 			case n == len(own)-3:
-				return false
+				return false // no room left for Age, Cache-Status, Server-Timing
 			}
 			own[n] = hitField{name: k, at: at, values: vs}
 			n++
