@@ -36,12 +36,7 @@ func (e *Encoder) AppendHead(dst []byte, hdr http.Header, code int, method strin
 	}
 	slices.Sort(e.names)
 	for _, k := range e.names {
-		if !httpguts.ValidHeaderFieldName(k) {
-			continue // as net/http drops it
-		}
-		for _, v := range hdr[k] {
-			dst = AppendField(dst, k, v)
-		}
+		dst = AppendFieldLines(dst, k, hdr[k])
 	}
 	if _, dated := hdr["Date"]; !dated {
 		dst = AppendDate(dst, now)
@@ -59,10 +54,22 @@ func AppendStatusLine(dst []byte, code int) []byte {
 	return append(dst, "\r\n"...)
 }
 
-// AppendField appends one line of the field name with value v. The
+// AppendFieldLines appends a line for each of name's values, none if
+// net/http drops the name (httpguts.ValidHeaderFieldName).
+func AppendFieldLines(dst []byte, name string, values []string) []byte {
+	if !httpguts.ValidHeaderFieldName(name) {
+		return dst
+	}
+	for _, v := range values {
+		dst = appendField(dst, name, v)
+	}
+	return dst
+}
+
+// appendField appends one line of the field name with value v. The
 // caller leaves out the names net/http drops
 // (httpguts.ValidHeaderFieldName).
-func AppendField(dst []byte, name, v string) []byte {
+func appendField(dst []byte, name, v string) []byte {
 	dst = append(dst, name...)
 	dst = append(dst, ": "...)
 	dst = append(dst, fieldValue(v)...)
@@ -118,7 +125,7 @@ func AppendFraming(dst []byte, hdr http.Header, code int, method string, body []
 		dst = append(dst, "\r\n"...)
 	}
 	if _, typed := hdr["Content-Type"]; !typed && hdr.Get("Content-Encoding") == "" && len(body) > 0 {
-		dst = AppendField(dst, "Content-Type", http.DetectContentType(body))
+		dst = appendField(dst, "Content-Type", http.DetectContentType(body))
 	}
 	return dst
 }

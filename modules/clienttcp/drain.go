@@ -139,10 +139,8 @@ func (l *listener) forget(c *conn) {
 // prepares its connections to move (see the top of this file).
 func (l *listener) Close() error {
 	err := l.Listener.Close()
-	select {
-	case <-l.done:
+	if l.closed() {
 		return err
-	default:
 	}
 	close(l.done)
 	listeners.Lock()

@@ -6,8 +6,6 @@ import (
 	"time"
 	"unsafe"
 
-	"golang.org/x/net/http/httpguts"
-
 	"github.com/lastmile-edge/lastmile/internal/frontdoor"
 	"github.com/lastmile-edge/lastmile/internal/h1wire"
 )
@@ -74,6 +72,7 @@ type http1Head struct {
 	cacheStatus, serverTiming []byte
 	timed                     bool
 	dated                     bool   // the stored response has Date: net/http adds none
+	serverStored              bool   // names has Server: the entry gives (or strips) it
 	getFraming, headFraming   []byte // the Content-Length and Content-Type lines net/http adds
 	// where the cache's own fields go among names (slices.BinarySearch),
 	// found once
@@ -138,11 +137,11 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 	hd.timed = len(hdr["Server-Timing"]) > 0
 	hd.getFraming = h1wire.AppendFraming(nil, hdr, e.status, http.MethodGet, e.body)
 	hd.headFraming = h1wire.AppendFraming(nil, hdr, e.status, http.MethodHead, nil)
-	hd.cacheStatus = appendFieldLines(nil, "Cache-Status", hdr["Cache-Status"])
+	hd.cacheStatus = h1wire.AppendFieldLines(nil, "Cache-Status", hdr["Cache-Status"])
 	delete(hdr, "Cache-Status")
 	delete(hdr, "Age")
 	if !opts.compact {
-		hd.serverTiming = appendFieldLines(nil, "Server-Timing", hdr["Server-Timing"])
+		hd.serverTiming = h1wire.AppendFieldLines(nil, "Server-Timing", hdr["Server-Timing"])
 		delete(hdr, "Server-Timing")
 	}
 	hd.offs = make([]int32, 0, len(hd.names)+1)
@@ -152,11 +151,11 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 		if slices.Contains(h1wire.Unframed(http.StatusNotModified), k) {
 			hd.notModified = append(hd.notModified, i)
 		}
-		lines = appendFieldLines(lines, k, hdr[k])
+		lines = h1wire.AppendFieldLines(lines, k, hdr[k])
 	}
 	hd.offs = append(hd.offs, int32(len(lines)))
 	hd.lines = slices.Clone(lines) // without append's spare capacity: charged
-	hd.serverAt, _ = slices.BinarySearch(hd.names, "Server")
+	hd.serverAt, hd.serverStored = slices.BinarySearch(hd.names, "Server")
 	hd.ageAt, _ = slices.BinarySearch(hd.names, "Age")
 	hd.statusAt, _ = slices.BinarySearch(hd.names, "Cache-Status")
 	hd.timingAt, _ = slices.BinarySearch(hd.names, "Server-Timing")
@@ -165,18 +164,6 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 		return &http1Head{opts: opts, kind: http1ByFields}
 	}
 	return hd
-}
-
-// appendFieldLines appends a line for each of name's values, none if
-// net/http drops the name.
-func appendFieldLines(dst []byte, name string, values []string) []byte {
-	if !httpguts.ValidHeaderFieldName(name) {
-		return dst
-	}
-	for _, v := range values {
-		dst = h1wire.AppendField(dst, name, v)
-	}
-	return dst
 }
 
 // appendStored appends the stored lines of names[from:to], less a 304's
@@ -228,7 +215,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 	var own [maxHitFields]hitField
 	n := 0
 	if len(adders) == 0 {
-		if !hd.has("Server") {
+		if !hd.serverStored {
 			own[n] = hitField{name: "Server", at: hd.serverAt, values: caddyServerHeader, own: true}
 			n++
 		}
@@ -247,7 +234,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 			case stored:
 				continue // stored, forwarded or stripped: the entry's
 			case n == len(own)-3:
-				return false
+				return false // no room left for Age, Cache-Status, Server-Timing
 			}
 			own[n] = hitField{name: k, at: at, values: vs}
 			n++
@@ -297,7 +284,7 @@ func (h *Handler) answerFreshHTTP1(w frontdoor.HTTP1ResponseWriter, r *http.Requ
 				head = appendLine(head, f.name, v)
 			}
 		} else {
-			head = appendFieldLines(head, f.name, f.values)
+			head = h1wire.AppendFieldLines(head, f.name, f.values)
 		}
 		if f.timing {
 			head = append(head, "Server-Timing: "...)
@@ -322,11 +309,4 @@ func appendLine(dst []byte, name, v string) []byte {
 	dst = append(dst, ": "...)
 	dst = append(dst, v...)
 	return append(dst, "\r\n"...)
-}
-
-// has reports whether name is one of the fields the entry gives the
-// response (or strips from it).
-func (hd *http1Head) has(name string) bool {
-	_, found := slices.BinarySearch(hd.names, name)
-	return found
 }

@@ -103,7 +103,7 @@ type BBR struct {
 	ecnAlpha               float64
 	randomLoss             float64       // the path's loss rate without a queue
 	randomLossEvents       float64       // its loss events per packet (burst.go)
-	randomLossRounds       int           // rounds that measured them, up to the gain's 8
+	randomLossRounds       int           // rounds that measured them: the first eight weigh alike (updateRandomLoss)
 	rttJitter              time.Duration // the path's RTT spread without a queue (jitter.go)
 	lossRoundDelivered     int64
 	lossRoundStart         bool

@@ -25,15 +25,16 @@ import "time"
 // packet counts as queued only when it exceeds min_rtt by more than that
 // spread as well. The estimate is a moving average (gain 1/8, the first
 // round taken as it is) of rounds that cannot have built a queue within
-// themselves: outside Startup and bandwidth probes, with at least
-// randomLossMinPackets acknowledged, and not queued by the estimate so
-// far; a round's spread counts for at most twice the estimate, so a queue
-// filling within a round (the path's rate falling under the flow) does not
-// inflate it: with those, the model no longer followed a fall of
-// wifi-bursty's rate from 50 to 20 Mbit/s within a second
-// (TestQueueCutsModelOnBurstyPath). On a path without jitter the estimate
-// stays near zero and nothing changes; on a jittery one a queue shorter
-// than the jitter's spread goes unseen, as it cannot be told from jitter.
+// themselves: once the pipe was first full (fullBwReached), outside Drain
+// and bandwidth probes, with at least randomLossMinPackets acknowledged,
+// and not queued by the estimate so far; a round's spread counts for at
+// most twice the estimate, so a queue filling within a round (the path's
+// rate falling under the flow) does not inflate it: with those, the model
+// no longer followed a fall of wifi-bursty's rate from 50 to 20 Mbit/s
+// within a second (TestQueueCutsModelOnBurstyPath). On a path without
+// jitter the estimate stays near zero and nothing changes; on a jittery
+// one a queue shorter than the jitter's spread goes unseen, as it cannot
+// be told from jitter.
 
 // noteRTT records an RTT sample of the round.
 func (r *lossRound) noteRTT(rtt time.Duration) {

@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/lastmile-edge/lastmile/loadtest/netlab"
@@ -50,7 +51,7 @@ func main() {
 	lastmileBin := fs.String("lastmile", "", "the lastmile binary to run as is (default: ./edge built into loadtest/bin/lastmile)")
 	seconds := fs.Int("seconds", 20, "length of each transfer in the cc and quic-transfer experiments")
 	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set)")
-	variantsFlag := fs.String("variants", "", "quic-mobile: comma-separated variants of h2-cold,h2-kept,h3-bbr-cold,h3-bbr-kept,h3-reno-cold,h3-reno-kept (default: all; an edge runs only for the controllers named; kept HTTP/3 without its cold variant starts without the path memory cold connections leave)")
+	variantsFlag := fs.String("variants", "", "quic-mobile: comma-separated variants of "+strings.Join(flagNames(quicMobileVariants()), ",")+" (default: all; an edge runs only for the controllers named; kept HTTP/3 without its cold variant starts without the path memory cold connections leave)")
 	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog; quic-mobile keeps its edges' in <profile>-<cc>/)")
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: netlab selftest|split-loop|quic-mobile|quic-transfer|cc|origin-link|wt-relay|smoke [flags]")

@@ -50,10 +50,7 @@ func parseQuicMobileVariants(s string) ([]quicMobileVariant, error) {
 	if s == "" {
 		return all, nil
 	}
-	names := make([]string, len(all))
-	for i, v := range all {
-		names[i] = v.flagName()
-	}
+	names := flagNames(all)
 	want := map[string]bool{}
 	for _, n := range strings.Split(s, ",") {
 		n = strings.TrimSpace(n)
