@@ -55,6 +55,8 @@ func observeController(st quichook.Stats) {
 		ccMetrics.deliveryRate.WithLabelValues(st.Controller).Observe(rate)
 	}
 	for state, d := range st.StateTime {
-		ccMetrics.stateSeconds.WithLabelValues(st.Controller, state).Add(d.Seconds())
+		if d > 0 { // a counter's Add panics on a negative value
+			ccMetrics.stateSeconds.WithLabelValues(st.Controller, state).Add(d.Seconds())
+		}
 	}
 }

@@ -88,12 +88,20 @@ func (c *Conn) Stats() Stats {
 	}
 	now := c.now()
 	if s.State != "" {
-		s.StateTime[s.State] += time.Duration(now - c.stateSince)
+		s.StateTime[s.State] += elapsed(c.stateSince, now)
 	}
 	if start := c.busyStart.Load(); start != 0 {
-		s.Busy += time.Duration(now - start)
+		s.Busy += elapsed(start, now)
 	}
 	return s
+}
+
+// elapsed is the time from from to to, never negative: events reach the
+// controller stamped with their own times (an ACK with its packet's
+// receive time), which may precede the last one published, and a
+// negative duration would make the state-time counters decrease.
+func elapsed(from, to int64) time.Duration {
+	return time.Duration(max(0, to-from))
 }
 
 // factory is called by quic-go for a new connection and for each path it
@@ -120,7 +128,7 @@ func (c *Conn) factory(initialMaxDatagramSize int64, now func() int64, builtin f
 	c.stats.Paths++
 	// A migration drops the old path's packets in flight.
 	if start := c.busyStart.Swap(0); start != 0 {
-		c.stats.Busy += time.Duration(now() - start)
+		c.stats.Busy += elapsed(start, now())
 	}
 	c.mu.Unlock()
 	o := &observed{conn: c, wireController: inner, trace: trace, model: model}
@@ -195,15 +203,15 @@ func (o *observed) publish(now, acked, lost int64, idle bool) {
 	defer c.mu.Unlock()
 	if info.State != c.stats.State {
 		if c.stats.State != "" {
-			c.stats.StateTime[c.stats.State] += time.Duration(now - c.stateSince)
+			c.stats.StateTime[c.stats.State] += elapsed(c.stateSince, now)
 		}
-		c.stateSince = now
+		c.stateSince = max(c.stateSince, now)
 	}
 	c.stats.Info = info
 	c.stats.Delivered += acked
 	c.stats.Lost += lost
 	if start := c.busyStart.Load(); idle && start != 0 {
-		c.stats.Busy += time.Duration(now - start)
+		c.stats.Busy += elapsed(start, now)
 		c.busyStart.Store(0)
 	}
 }
