@@ -55,8 +55,6 @@ func observeController(st quichook.Stats) {
 		ccMetrics.deliveryRate.WithLabelValues(st.Controller).Observe(rate)
 	}
 	for state, d := range st.StateTime {
-		if d > 0 { // a counter's Add panics on a negative value
-			ccMetrics.stateSeconds.WithLabelValues(st.Controller, state).Add(d.Seconds())
-		}
+		ccMetrics.stateSeconds.WithLabelValues(st.Controller, state).Add(d.Seconds()) // never negative (quichook's elapsed)
 	}
 }
