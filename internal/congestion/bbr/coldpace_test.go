@@ -55,7 +55,7 @@ func TestColdPageMemoryKeepsWhatThePageCarried(t *testing.T) {
 		gain time.Duration // the least the resumed median gains on the fresh; 0: no jump wanted
 	}{
 		{"lte-india", path{rate: mbit(5), delay: 175 * time.Millisecond, jitter: 75 * time.Millisecond, loss: 0.035}, 0.9, 250 * time.Millisecond},
-		{"lte-india-congested", path{rate: mbit(2), delay: 212 * time.Millisecond, jitter: 100 * time.Millisecond, loss: 0.07}, 0.85, 200 * time.Millisecond},
+		{"lte-india-congested", path{rate: mbit(2), delay: 212 * time.Millisecond, jitter: 100 * time.Millisecond, loss: 0.07}, 0.85, 150 * time.Millisecond},
 		{"mobile-ru", path{rate: mbit(1.1), delay: 100 * time.Millisecond, jitter: 50 * time.Millisecond, loss: 0.006}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
