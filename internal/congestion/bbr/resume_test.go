@@ -304,8 +304,8 @@ func TestResumeJumpCapped(t *testing.T) {
 func TestObserve(t *testing.T) {
 	info := congestion.Info{CongestionWindow: 300_000, BottleneckBandwidth: 300_000, MinRTT: resumeRTT, State: "startup"}
 	saved, ok := Observe(info, 193_000, 7_000)
-	if want := int64(2 * 300_000 * resumeRTT.Seconds()); !ok || saved.Cwnd != want || saved.RTT != resumeRTT {
-		t.Fatalf("Observe: %+v %v, want %d (2 BDP) %v", saved, ok, want, resumeRTT)
+	if want := int64(2 * resumeRTTAllowance * 300_000 * resumeRTT.Seconds()); !ok || saved.Cwnd != want || saved.RTT != resumeRTT {
+		t.Fatalf("Observe: %+v %v, want %d (2 BDP at a jittered RTT) %v", saved, ok, want, resumeRTT)
 	}
 	if saved.LossRate != 0.035 {
 		t.Errorf("loss rate %v, want 7 KB of 200 KB (0.035)", saved.LossRate)
@@ -330,22 +330,8 @@ func TestObserve(t *testing.T) {
 // then a page of pageBytes; it returns the page's time and the controller.
 func coldPage(t *testing.T, p path, seed uint64, pageBytes int64, opts ...Option) (time.Duration, *sim, *BBR) {
 	t.Helper()
-	n := newNetwork(p, seed)
-	s := n.addFlow(nil)
-	b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS, Now: func() congestion.Time { return n.now }},
-		append([]Option{WithSeed(seed)}, opts...)...)
-	s.cc = b
-	s.send(3 * simMSS) // the handshake and the HTML
-	if !s.runUntil(func() bool { return s.stats.delivered >= 3*simMSS }, time.Minute) {
-		t.Fatal("the handshake did not finish")
-	}
-	s.run(p.minRTT()) // the subresource requests come a round trip later
-	start, target := s.elapsed(), s.stats.delivered+pageBytes
-	s.send(pageBytes)
-	if !s.runUntil(func() bool { return s.stats.delivered >= target }, time.Minute) {
-		t.Fatal("the page did not finish in a minute")
-	}
-	return s.elapsed() - start, s, b
+	d, s, b, _ := coldPageFlight(t, p, seed, pageBytes, opts...)
+	return d, s, b
 }
 
 // Cold page loads like the lab's (190 KB after a handshake), each new
