@@ -73,10 +73,7 @@ func newResponseWriter(str *Stream, conn *rawConn, isHead bool, logger *slog.Log
 	return &responseWriter{
 		str:  str,
 		conn: conn,
-		// lastmile patch: sized for a cache's response (upstream: empty).
-		// A cache hit carries 9-12 fields, and a map grown past 8
-		// fields is allocated anew and copied.
-		header: make(http.Header, 12),
+		header: http.Header{},
 		buf:    make([]byte, frameHeaderLen),
 		isHead: isHead,
 		logger: logger,
