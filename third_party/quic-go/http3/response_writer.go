@@ -71,8 +71,8 @@ var (
 
 func newResponseWriter(str *Stream, conn *rawConn, isHead bool, logger *slog.Logger) *responseWriter {
 	return &responseWriter{
-		str:  str,
-		conn: conn,
+		str:    str,
+		conn:   conn,
 		header: http.Header{},
 		buf:    make([]byte, frameHeaderLen),
 		isHead: isHead,
