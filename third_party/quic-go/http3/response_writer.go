@@ -74,7 +74,9 @@ func newResponseWriter(str *Stream, conn *rawConn, isHead bool, logger *slog.Log
 		str:    str,
 		conn:   conn,
 		header: http.Header{},
-		buf:    make([]byte, frameHeaderLen),
+		// lastmile patch: buf is made by the first DATA frame header
+		// written on its own (doWrite); a response sent whole (finish,
+		// WriteEncodedResponse) needs none.
 		isHead: isHead,
 		logger: logger,
 	}
