@@ -3,6 +3,7 @@ package httpcache
 import (
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -99,13 +100,47 @@ func (hd *http1Head) size() int {
 // http1Head is e's head under h's options: the stored one, or encoded now
 // and stored.
 func (h *Handler) http1Head(e *entry) *http1Head {
-	opts := h.encodedHeadOptions()
-	if hd := e.http1.Load(); hd != nil && hd.opts == opts {
+	return storedHead(&e.http1, h.encodedHeadOptions(), func(opts encodedHeadOptions) *http1Head {
+		return h.encodeHTTP1Head(e, opts)
+	})
+}
+
+// storedHead is the head p holds if it was encoded under opts, else
+// encode's, stored in p.
+func storedHead[T any, PT interface {
+	*T
+	options() encodedHeadOptions
+}](p *atomic.Pointer[T], opts encodedHeadOptions, encode func(encodedHeadOptions) *T) *T {
+	if hd := p.Load(); hd != nil && PT(hd).options() == opts {
 		return hd
 	}
-	hd := h.encodeHTTP1Head(e, opts)
-	e.http1.Store(hd)
+	hd := encode(opts)
+	p.Store(hd)
 	return hd
+}
+
+func (hd *http1Head) options() encodedHeadOptions { return hd.opts }
+
+// entryFields are the fields serveEntry gives a hit on e under opts: the
+// stored ones and the forwarded edge-only ones less the stripped ones;
+// and the sorted names of all these, stripped ones included (a field of
+// such a name a handler before the cache adds is replaced or removed).
+func entryFields(e *entry, opts encodedHeadOptions) (http.Header, []string) {
+	hdr := make(http.Header, len(e.header)+len(e.edge))
+	copyHeader(hdr, e.header)
+	if opts.forwardEdge {
+		copyHeader(hdr, e.edge)
+	}
+	var names []string
+	for _, f := range e.policy.stripFields {
+		hdr.Del(f)
+		names = append(names, http.CanonicalHeaderKey(f))
+	}
+	for k := range hdr {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return hdr, slices.Clip(slices.Compact(names))
 }
 
 // encodeHTTP1Head encodes e's head for opts (h's) as serveEntry and
@@ -115,21 +150,8 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts encodedHeadOptions) *http1Head 
 	if !h.http1Writable(e) {
 		return hd
 	}
-	hdr := make(http.Header, len(e.header)+len(e.edge))
-	copyHeader(hdr, e.header)
-	if opts.forwardEdge {
-		copyHeader(hdr, e.edge)
-	}
-	for _, f := range e.policy.stripFields {
-		hdr.Del(f)
-		hd.names = append(hd.names, http.CanonicalHeaderKey(f))
-	}
-	for k := range hdr {
-		hd.names = append(hd.names, k)
-	}
-	slices.Sort(hd.names)
-	hd.names = slices.Clip(slices.Compact(hd.names))
-
+	hdr, names := entryFields(e, opts)
+	hd.names = names
 	for _, k := range h1wire.Unframed(e.status) {
 		delete(hdr, k)
 	}

@@ -79,14 +79,12 @@ func (hd *http3Head) size() int {
 // http3Head is e's HTTP/3 head under h's options: the stored one, or
 // encoded now and stored.
 func (h *Handler) http3Head(e *entry) *http3Head {
-	opts := h.encodedHeadOptions()
-	if hd := e.http3.Load(); hd != nil && hd.opts == opts {
-		return hd
-	}
-	hd := h.encodeHTTP3Head(e, opts)
-	e.http3.Store(hd)
-	return hd
+	return storedHead(&e.http3, h.encodedHeadOptions(), func(opts encodedHeadOptions) *http3Head {
+		return h.encodeHTTP3Head(e, opts)
+	})
 }
+
+func (hd *http3Head) options() encodedHeadOptions { return hd.opts }
 
 // encodeHTTP3Head encodes e's fields for opts as serveEntry sets them and
 // quic-go's HTTP/3 writer would encode them.
@@ -95,23 +93,13 @@ func (h *Handler) encodeHTTP3Head(e *entry, opts encodedHeadOptions) *http3Head 
 	if e.status < 200 || !bodyAllowedForStatus(e.status) {
 		return hd // the writer would add Content-Length: 0, or drop the body
 	}
-	hdr := make(http.Header, len(e.header)+len(e.edge))
-	copyHeader(hdr, e.header)
-	if opts.forwardEdge {
-		copyHeader(hdr, e.edge)
-	}
-	for _, f := range e.policy.stripFields {
-		hdr.Del(f)
-		hd.names = append(hd.names, http.CanonicalHeaderKey(f))
-	}
+	hdr, names := entryFields(e, opts)
 	for k := range hdr {
 		if k == "Trailer" || strings.HasPrefix(k, http.TrailerPrefix) {
 			return hd // trailers: the writer's to declare and send
 		}
-		hd.names = append(hd.names, k)
 	}
-	slices.Sort(hd.names)
-	hd.names = slices.Clip(slices.Compact(hd.names))
+	hd.names = names
 
 	var get []qpack.HeaderField
 	if cl, ok := hdr["Content-Length"]; ok {
