@@ -33,6 +33,8 @@ type entry struct {
 	// http1 holds the head of HTTP/1.1 hits answered below net/http,
 	// encoded under the options of the handler that last answered one.
 	http1 atomic.Pointer[http1Head]
+	// http3 holds the QPACK-encoded fields of HTTP/3 hits, likewise.
+	http3 atomic.Pointer[http3Head]
 }
 
 // entryOverhead is what an entry costs beyond its header and body bytes:

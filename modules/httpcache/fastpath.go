@@ -380,6 +380,12 @@ func (h *Handler) serveFast(w http.ResponseWriter, r *http.Request, writeIdle ti
 		_ = rc.SetWriteDeadline(start.Add(writeIdle))
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 	}
+	if ew, ok := w.(encodedResponseWriter); ok && d.verdict == verdictFresh {
+		if h.answerFreshHTTP3(ew, w.Header(), r, d, h.http3Head(d.e), start, adders) {
+			return true
+		}
+		clear(w.Header()) // the adders' fields: serveDecided adds them again
+	}
 	h.serveDecided(w, r, d, start, adders)
 	return true
 }

@@ -3,6 +3,7 @@ package httpcache
 import (
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -21,16 +22,16 @@ import (
 // it anew and replaces it. A hit then merges its own few fields, sorted,
 // into the stored lines: no header map, no sort of the stored fields, no
 // walk of them. The encoded head is never written to once stored, and its
-// bytes are charged with the entry (http1HeadCharge).
+// bytes are charged with the entry (encodedHeadCharge).
 
-// http1HeadOptions are the handler's options an encoded head depends on.
-type http1HeadOptions struct {
+// encodedHeadOptions are the handler's options an encoded head depends on.
+type encodedHeadOptions struct {
 	forwardEdge bool // forward_edge_fields: the edge-only fields are served
 	compact     bool // hit_fields compact: Server-Timing is the stored one
 }
 
-func (h *Handler) http1HeadOptions() http1HeadOptions {
-	return http1HeadOptions{forwardEdge: h.ForwardEdgeFields, compact: h.HitFields == hitFieldsCompact}
+func (h *Handler) encodedHeadOptions() encodedHeadOptions {
+	return encodedHeadOptions{forwardEdge: h.ForwardEdgeFields, compact: h.HitFields == hitFieldsCompact}
 }
 
 // http1HeadKind is how client_tcp answers an entry's hits.
@@ -50,7 +51,7 @@ const (
 // http1Head is an entry's HTTP/1.1 response head less the hit's own
 // fields, for one set of options.
 type http1Head struct {
-	opts http1HeadOptions
+	opts encodedHeadOptions
 	kind http1HeadKind
 	// names are the names of every field the response takes from the
 	// entry, sorted: stored, forwarded edge-only, and stripped ones
@@ -83,11 +84,11 @@ type http1Head struct {
 // and lines: the struct and its framing lines.
 const http1HeadOverhead = 512
 
-// http1HeadCharge is what an entry with these fields is charged for its
-// encoded head (newEntry): as much as its fields again, which the
-// encoding stays within (20 bytes a name, 4 a line, where headerSize
-// counts 32 a value).
-func http1HeadCharge(stored, edge http.Header, strip []string) int {
+// encodedHeadCharge is what an entry with these fields is charged for
+// each of its encoded heads, HTTP/1.1's and HTTP/3's (newEntry): as much
+// as its fields again, which either encoding stays within (20 bytes a
+// name, 4 a line, where headerSize counts 32 a value).
+func encodedHeadCharge(stored, edge http.Header, strip []string) int {
 	return headerSize(stored) + headerSize(edge) + 32*len(strip) + http1HeadOverhead
 }
 
@@ -99,37 +100,58 @@ func (hd *http1Head) size() int {
 // http1Head is e's head under h's options: the stored one, or encoded now
 // and stored.
 func (h *Handler) http1Head(e *entry) *http1Head {
-	opts := h.http1HeadOptions()
-	if hd := e.http1.Load(); hd != nil && hd.opts == opts {
+	return storedHead(&e.http1, h.encodedHeadOptions(), func(opts encodedHeadOptions) *http1Head {
+		return h.encodeHTTP1Head(e, opts)
+	})
+}
+
+// storedHead is the head p holds if it was encoded under opts, else
+// encode's, stored in p.
+func storedHead[T any, PT interface {
+	*T
+	options() encodedHeadOptions
+}](p *atomic.Pointer[T], opts encodedHeadOptions, encode func(encodedHeadOptions) *T) *T {
+	if hd := p.Load(); hd != nil && PT(hd).options() == opts {
 		return hd
 	}
-	hd := h.encodeHTTP1Head(e, opts)
-	e.http1.Store(hd)
+	hd := encode(opts)
+	p.Store(hd)
 	return hd
 }
 
-// encodeHTTP1Head encodes e's head for opts (h's) as serveEntry and
-// h1wire would write it.
-func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
-	hd := &http1Head{opts: opts}
-	if !h.http1Writable(e) {
-		return hd
-	}
+func (hd *http1Head) options() encodedHeadOptions { return hd.opts }
+
+// entryFields are the fields serveEntry gives a hit on e under opts: the
+// stored ones and the forwarded edge-only ones less the stripped ones;
+// and the sorted names of all these, stripped ones included (a field of
+// such a name a handler before the cache adds is replaced or removed).
+func entryFields(e *entry, opts encodedHeadOptions) (http.Header, []string) {
 	hdr := make(http.Header, len(e.header)+len(e.edge))
 	copyHeader(hdr, e.header)
 	if opts.forwardEdge {
 		copyHeader(hdr, e.edge)
 	}
+	var names []string
 	for _, f := range e.policy.stripFields {
 		hdr.Del(f)
-		hd.names = append(hd.names, http.CanonicalHeaderKey(f))
+		names = append(names, http.CanonicalHeaderKey(f))
 	}
 	for k := range hdr {
-		hd.names = append(hd.names, k)
+		names = append(names, k)
 	}
-	slices.Sort(hd.names)
-	hd.names = slices.Clip(slices.Compact(hd.names))
+	slices.Sort(names)
+	return hdr, slices.Clip(slices.Compact(names))
+}
 
+// encodeHTTP1Head encodes e's head for opts (h's) as serveEntry and
+// h1wire would write it.
+func (h *Handler) encodeHTTP1Head(e *entry, opts encodedHeadOptions) *http1Head {
+	hd := &http1Head{opts: opts}
+	if !h.http1Writable(e) {
+		return hd
+	}
+	hdr, names := entryFields(e, opts)
+	hd.names = names
 	for _, k := range h1wire.Unframed(e.status) {
 		delete(hdr, k)
 	}
@@ -160,7 +182,7 @@ func (h *Handler) encodeHTTP1Head(e *entry, opts http1HeadOptions) *http1Head {
 	hd.statusAt, _ = slices.BinarySearch(hd.names, "Cache-Status")
 	hd.timingAt, _ = slices.BinarySearch(hd.names, "Server-Timing")
 	hd.kind = http1Encoded
-	if hd.size() > http1HeadCharge(e.header, e.edge, e.policy.stripFields) {
+	if hd.size() > encodedHeadCharge(e.header, e.edge, e.policy.stripFields) {
 		return &http1Head{opts: opts, kind: http1ByFields}
 	}
 	return hd

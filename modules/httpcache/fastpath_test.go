@@ -35,6 +35,27 @@ func TestFastPathAnswersAsTheRoute(t *testing.T) {
 		w.Header().Set("Vary", "Accept-Language")
 		_, _ = w.Write([]byte("in " + r.Header.Get("Accept-Language")))
 	})
+	// Shapes the HTTP/3 fields encoded once per entry handle apart
+	// (fastpath_http3head.go): the writer's sniffed Content-Type and its
+	// Content-Length for a body that came without one, stored
+	// Cache-Status and Server-Timing members before the hit's, stripped
+	// fields, a stored Server and Date.
+	o.handle("/sniffed", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=600")
+		w.Header()["Content-Type"] = nil // no sniffing by the origin
+		w.(http.Flusher).Flush()         // no Content-Length: chunked
+		_, _ = w.Write([]byte("<html>sniffed</html>"))
+	})
+	o.handle("/tiered", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", `max-age=600, no-cache="X-Secret, Server"`)
+		w.Header().Add("Cache-Status", "a; hit")
+		w.Header().Add("Cache-Status", "b; fwd=miss")
+		w.Header().Set("Server-Timing", "db;dur=3")
+		w.Header().Set("Server", "origin/1")
+		w.Header().Set("X-Secret", "s")
+		w.Header().Set("Age", "7")
+		_, _ = w.Write([]byte("tiered"))
+	})
 	c := testcert.Write(t)
 	fastPort, slowPort, admin := testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreeTCPAndUDPPort(t), testcaddy.FreePort(t)
 	origin := hostPort(o.URL)
@@ -82,9 +103,13 @@ https://localhost:%s {
 		{"vary-de", "GET", "/vary", []string{"Accept-Language", "de"}},
 		{"only-if-cached-miss", "GET", "/absent", []string{"Cache-Control", "only-if-cached"}},
 		{"underscore-field", "GET", "/page", []string{"X_Forwarded_For", "1.2.3.4"}},
+		{"sniffed", "GET", "/sniffed", nil},
+		{"sniffed-head", "HEAD", "/sniffed", nil},
+		{"tiered", "GET", "/tiered", nil},
+		{"tiered-head", "HEAD", "/tiered", nil},
 	}
 	// Store every response on both servers first.
-	for _, p := range []string{"/page", "/vary"} {
+	for _, p := range []string{"/page", "/vary", "/sniffed", "/tiered"} {
 		for _, lang := range []string{"en", "de"} {
 			fast["h1"].get(t, p, "Accept-Language", lang)
 			slow["h1"].get(t, p, "Accept-Language", lang)

@@ -97,11 +97,18 @@ func (h *Handler) writeFreshHit(hdr http.Header, e *entry, cs *cacheStatus, age 
 // tabledHitTiming is the Server-Timing value of a fresh hit that started
 // at start from the table, if it took less than hitTimingMax.
 func tabledHitTiming(start time.Time) ([]string, bool) {
-	// In tenths of a millisecond, rounded down.
-	if tenths := time.Since(start).Microseconds() / 100; tenths < hitTimingMax {
+	if tenths, ok := hitTimingTenths(start); ok {
 		return hitTiming[tenths], true
 	}
 	return nil, false
+}
+
+// hitTimingTenths is the index in hitTiming of a fresh hit that started
+// at start, if it took less than hitTimingMax.
+func hitTimingTenths(start time.Time) (int64, bool) {
+	// In tenths of a millisecond, rounded down.
+	tenths := time.Since(start).Microseconds() / 100
+	return tenths, tenths < hitTimingMax
 }
 
 // appendHitTiming appends the Server-Timing member of a fresh hit that

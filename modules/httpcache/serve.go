@@ -383,10 +383,11 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 	}
 	// cap, not len: a body buffered without Content-Length grew by
 	// appends, and its spare capacity is held as long as the entry. The
-	// head its HTTP/1.1 hits may encode (fastpath_http1head.go) is
-	// charged up front: the store weighs an entry once.
+	// heads its HTTP/1.1 and HTTP/3 hits may encode (fastpath_http1head.go,
+	// fastpath_http3head.go) are charged up front: the store weighs an
+	// entry once.
 	e.size = cap(body) + headerSize(stored) + headerSize(edge) + entryOverhead +
-		http1HeadCharge(stored, edge, pol.stripFields)
+		2*encodedHeadCharge(stored, edge, pol.stripFields)
 	return e
 }
 

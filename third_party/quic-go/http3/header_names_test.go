@@ -18,3 +18,12 @@ func TestLowerHeaderName(t *testing.T) {
 	require.Equal(t, "x-unlisted-field", lowerHeaderName("x-Unlisted-FIELD"))
 	require.Zero(t, testing.AllocsPerRun(10, func() { lowerHeaderName("Content-Type") }))
 }
+
+func TestCanonicalHeaderName(t *testing.T) {
+	for lower, canonical := range canonicalHeaderNames {
+		require.Equal(t, http.CanonicalHeaderKey(lower), canonical)
+	}
+	require.Equal(t, "User-Agent", canonicalHeaderName("user-agent"))
+	require.Equal(t, "X-Unlisted-Field", canonicalHeaderName("x-unlisted-field"))
+	require.Zero(t, testing.AllocsPerRun(10, func() { canonicalHeaderName("accept-encoding") }))
+}

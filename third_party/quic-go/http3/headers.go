@@ -56,6 +56,7 @@ func parseHeaders(decodeFn qpack.DecodeFunc, isRequest bool, sizeLimit int, head
 	hdr := header{Headers: make(http.Header)}
 	var readFirstRegularHeader, readContentLength, hasMethod, hasStatus bool
 	var contentLengthStr string
+	var values []string // room for the values of fields yet to come (lastmile patch)
 	for {
 		h, err := decodeFn()
 		if err != nil {
@@ -139,7 +140,21 @@ func parseHeaders(decodeFn qpack.DecodeFunc, isRequest bool, sizeLimit int, head
 					return header{}, fmt.Errorf("contradicting content lengths (%s and %s)", contentLengthStr, h.Value)
 				}
 			default:
-				hdr.Headers.Add(h.Name, h.Value)
+				// lastmile patch: Headers.Add, with common names'
+				// canonical form from a table and the values of
+				// distinct names in one array, as net/textproto reads
+				// a header: two allocations per field fewer.
+				name := canonicalHeaderName(h.Name)
+				if vs, ok := hdr.Headers[name]; ok {
+					hdr.Headers[name] = append(vs, h.Value)
+					break
+				}
+				if len(values) == 0 {
+					values = make([]string, 8)
+				}
+				values[0] = h.Value
+				hdr.Headers[name] = values[:1:1]
+				values = values[1:]
 			}
 		}
 	}

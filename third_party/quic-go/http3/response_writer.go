@@ -71,13 +71,12 @@ var (
 
 func newResponseWriter(str *Stream, conn *rawConn, isHead bool, logger *slog.Logger) *responseWriter {
 	return &responseWriter{
-		str:  str,
-		conn: conn,
-		// lastmile patch: sized for a cache's response (upstream: empty).
-		// A cache hit carries 9-12 fields, and a map grown past 8
-		// fields is allocated anew and copied.
-		header: make(http.Header, 12),
-		buf:    make([]byte, frameHeaderLen),
+		str:    str,
+		conn:   conn,
+		header: http.Header{},
+		// lastmile patch: buf is made by the first DATA frame header
+		// written on its own (doWrite); a response sent whole (finish,
+		// WriteEncodedResponse) needs none.
 		isHead: isHead,
 		logger: logger,
 	}
@@ -271,6 +270,87 @@ func (w *responseWriter) finish() error {
 	}
 	_, err = w.str.writeUnframed(buf)
 	return err
+}
+
+// EncodedResponseWriter is implemented by the [http.ResponseWriter] passed
+// to HTTP/3 handlers (lastmile patch): a handler that keeps a response's
+// header fields encoded (a cache) writes the whole response at once,
+// without a header map, its lower-casing and its QPACK encoding per
+// response.
+type EncodedResponseWriter interface {
+	// WriteEncodedResponse writes a complete response: fieldSection is
+	// its QPACK-encoded field section (the prefix, then :status, which
+	// must be status, then the fields), encoded without the dynamic
+	// table (this server's QPACK decoder state is never referenced), and
+	// body its content (not sent for a HEAD request). The header map is
+	// not looked at; no Date, Content-Length or Content-Type is added. It
+	// must be the handler's first write, and its last.
+	WriteEncodedResponse(status int, fieldSection, body []byte) error
+}
+
+var _ EncodedResponseWriter = &responseWriter{}
+
+// WriteEncodedResponse is EncodedResponseWriter's. A response under
+// maxSmallResponseSize goes to the stream as one owned buffer, as finish
+// sends a buffered one; a larger body is written after its head.
+func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []byte) error {
+	if w.headerComplete || w.numWritten > 0 {
+		return errors.New("http3: WriteEncodedResponse after the response was begun")
+	}
+	if status < 200 || status > 999 {
+		return fmt.Errorf("http3: WriteEncodedResponse with status %d", status)
+	}
+	w.status = status
+	w.headerComplete, w.headerWritten = true, true
+	if w.isHead || !bodyAllowedForStatus(status) {
+		body = nil
+	}
+	w.numWritten = int64(len(body))
+	frame := (&headersFrame{Length: uint64(len(fieldSection))}).Append(make([]byte, 0, 2*frameHeaderLen+len(fieldSection)+min(len(body), maxSmallResponseSize)))
+	if w.str.qlogger != nil {
+		w.qlogEncodedResponse(len(frame)+len(fieldSection), fieldSection, len(body))
+	}
+	buf := append(frame, fieldSection...)
+	if len(body) > 0 {
+		buf = (&dataFrame{Length: uint64(len(body))}).Append(buf)
+	}
+	if len(body) >= maxSmallResponseSize {
+		if _, err := w.str.writeUnframed(buf); err != nil {
+			return err
+		}
+		_, err := w.str.writeUnframed(body)
+		return err
+	}
+	buf = append(buf, body...)
+	if err := tryWriteAllOwned(w.str.datagramStream, buf); err == nil {
+		return nil
+	} else if !errors.Is(err, quic.ErrWouldBlock) {
+		return maybeReplaceError(err)
+	}
+	_, err := w.str.writeUnframed(buf)
+	return err
+}
+
+// qlogEncodedResponse records the frames of an encoded response, its
+// fields decoded (only with qlog on).
+func (w *responseWriter) qlogEncodedResponse(headersLen int, fieldSection []byte, bodyLen int) {
+	var fields []qlog.HeaderField
+	decode := qpack.NewDecoder().Decode(fieldSection)
+	for {
+		hf, err := decode()
+		if err != nil {
+			break // io.EOF at the end
+		}
+		fields = append(fields, qlog.HeaderField{Name: hf.Name, Value: hf.Value})
+	}
+	qlogCreatedHeadersFrame(w.str.qlogger, w.str.StreamID(), headersLen, len(fieldSection), fields)
+	if bodyLen > 0 {
+		w.str.qlogger.RecordEvent(qlog.FrameCreated{
+			StreamID: w.str.StreamID(),
+			Raw:      qlog.RawInfo{Length: len((&dataFrame{Length: uint64(bodyLen)}).Append(nil)) + bodyLen, PayloadLength: bodyLen},
+			Frame:    qlog.Frame{Frame: qlog.DataFrame{}},
+		})
+	}
 }
 
 // tryWriteAllOwned hands buf to a stream that can keep it (lastmile patch:
