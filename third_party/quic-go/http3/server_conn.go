@@ -295,8 +295,11 @@ func (c *RawServerConn) handleRequestStream(str *stateTrackingStream) {
 		return
 	}
 
-	// response not written to the client yet, set Content-Length
-	if !r.headerWritten {
+	// response not written to the client yet, set Content-Length (lastmile
+	// patch: as net/http does, not on a status that has no body, where
+	// RFC 9110 §8.6 forbids it (1xx, 204) or allows only the length a 200
+	// would have had (304), nor on a HEAD whose handler wrote nothing)
+	if !r.headerWritten && r.autoContentLength() {
 		if _, haveCL := r.header["Content-Length"]; !haveCL {
 			r.header.Set("Content-Length", strconv.FormatInt(r.numWritten, 10))
 		}

@@ -167,6 +167,27 @@ func TestServerRequestHandling(t *testing.T) {
 		require.Equal(t, body, []byte("foobar"))
 	})
 
+	// lastmile patch: RFC 9110 §8.6, as net/http.
+	t.Run("no content-length without a body", func(t *testing.T) {
+		for _, tc := range []struct {
+			method string
+			status int
+		}{
+			{http.MethodGet, http.StatusNoContent},
+			{http.MethodGet, http.StatusNotModified},
+			{http.MethodHead, http.StatusOK},
+		} {
+			hfs, body := testServerRequestHandling(t,
+				func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(tc.status) },
+				httptest.NewRequest(tc.method, "https://www.example.com", nil),
+				nil,
+			)
+			require.Equal(t, hfs[":status"], []string{fmt.Sprint(tc.status)})
+			require.NotContains(t, hfs, "content-length", "%s %d", tc.method, tc.status)
+			require.Empty(t, body)
+		}
+	})
+
 	t.Run("HEAD request", func(t *testing.T) {
 		hfs, body := testServerRequestHandling(t,
 			func(w http.ResponseWriter, r *http.Request) {
