@@ -63,13 +63,12 @@ type http3Head struct {
 	// as writeFreshHit appends it.
 	lines []byte
 	// getLines follow lines on a GET: the Content-Length and sniffed
-	// Content-Type the writer adds to a buffered body.
+	// Content-Type the writer adds to a buffered body. A HEAD has
+	// neither: its handler writes no body, and the writer then adds
+	// none (server_conn.go's autoContentLength).
 	getLines []byte
-	// headByFields says a HEAD goes through the map: the writer would
-	// add a Content-Length of 0 to it.
-	headByFields bool
-	dated        bool // the response has the stored Date: the hit adds none
-	timed        bool // the stored response has Server-Timing: the hit's member is not the table's
+	dated    bool // the response has the stored Date: the hit adds none
+	timed    bool // the stored response has Server-Timing: the hit's member is not the table's
 }
 
 func (hd *http3Head) size() int {
@@ -113,7 +112,6 @@ func (h *Handler) encodeHTTP3Head(e *entry, opts encodedHeadOptions) *http3Head 
 		}
 	} else if len(e.body) < http3SmallBody {
 		get = append(get, qpack.HeaderField{Name: "content-length", Value: strconv.Itoa(len(e.body))})
-		hd.headByFields = true
 	}
 	_, typed := hdr["Content-Type"]
 	if !typed && hdr.Get("Content-Encoding") == "" && len(e.body) > 0 && len(e.body) < http3SmallBody {
@@ -216,8 +214,7 @@ var http3Sections = sync.Pool{New: func() any {
 // the header map.
 func (h *Handler) answerFreshHTTP3(w encodedResponseWriter, hdr http.Header, r *http.Request, d decision, hd *http3Head, start time.Time, adders []frontdoor.FieldAdder) bool {
 	e := d.e
-	if !hd.encoded || r.Method == http.MethodHead && hd.headByFields ||
-		e.status == http.StatusOK && r.Header.Get("Range") != "" || notModified(r, e) {
+	if !hd.encoded || e.status == http.StatusOK && r.Header.Get("Range") != "" || notModified(r, e) {
 		return false
 	}
 	s := http3Sections.Get().(*http3Section)

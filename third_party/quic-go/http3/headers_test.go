@@ -422,6 +422,32 @@ func TestHeadersConcatenation(t *testing.T) {
 	}, req.Header)
 }
 
+// lastmile patch: the received fields' values share one array; a handler
+// appending to one field's values must not overwrite the next field's.
+func TestHeadersSharedValuesAppend(t *testing.T) {
+	headers := []qpack.HeaderField{
+		{Name: ":path", Value: "/foo"},
+		{Name: ":authority", Value: "quic-go.net"},
+		{Name: ":method", Value: http.MethodGet},
+		{Name: "accept", Value: "a"},
+		{Name: "x-first", Value: "1"},
+		{Name: "x-second", Value: "2"},
+		{Name: "x-third", Value: "3"},
+	}
+	req, err := requestFromHeaders(decodeFromSlice(headers), math.MaxInt, nil)
+	require.NoError(t, err)
+	for _, name := range []string{"Accept", "X-First", "X-Second"} {
+		require.Len(t, req.Header[name], cap(req.Header[name]), name)
+		req.Header.Add(name, "appended")
+	}
+	require.Equal(t, http.Header{
+		"Accept":   []string{"a", "appended"},
+		"X-First":  []string{"1", "appended"},
+		"X-Second": []string{"2", "appended"},
+		"X-Third":  []string{"3"},
+	}, req.Header)
+}
+
 func TestRequestHeadersConnect(t *testing.T) {
 	headers := []qpack.HeaderField{
 		{Name: ":authority", Value: "quic-go.net:443"},

@@ -553,9 +553,6 @@ func (w *responseWriter) SetWriteDeadline(deadline time.Time) error {
 	return w.str.SetWriteDeadline(deadline)
 }
 
-// copied from http2/http2.go
-// bodyAllowedForStatus reports whether a given response status code
-// permits a body. See RFC 2616, section 4.4.
 // autoContentLength says whether the server may state the length of what
 // the handler wrote as the response's Content-Length (lastmile patch).
 func (w *responseWriter) autoContentLength() bool {
@@ -566,6 +563,9 @@ func (w *responseWriter) autoContentLength() bool {
 	return bodyAllowedForStatus(status) && (!w.isHead || w.numWritten > 0)
 }
 
+// copied from http2/http2.go
+// bodyAllowedForStatus reports whether a given response status code
+// permits a body. See RFC 2616, section 4.4.
 func bodyAllowedForStatus(status int) bool {
 	switch {
 	case status >= 100 && status <= 199:
