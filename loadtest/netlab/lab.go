@@ -24,6 +24,7 @@ type Lab struct {
 	nss    []string
 	links  []*Link
 	procs  []*exec.Cmd
+	dirs   []string // MkdirTemp's, removed by Close
 	closed bool
 }
 
@@ -175,6 +176,19 @@ func (l *Lab) Start(short string, env []string, name string, args ...string) (*e
 	return cmd, nil
 }
 
+// MkdirTemp makes a directory for a process of the lab (its config, its
+// state) that Close removes after the processes are gone.
+func (l *Lab) MkdirTemp(pattern string) (string, error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	l.mu.Lock()
+	l.dirs = append(l.dirs, dir)
+	l.mu.Unlock()
+	return dir, nil
+}
+
 // Output runs a command inside namespace short and returns its standard
 // output.
 func (l *Lab) Output(short string, name string, args ...string) ([]byte, error) {
@@ -189,8 +203,9 @@ func (l *Lab) Output(short string, name string, args ...string) ([]byte, error) 
 	return out, nil
 }
 
-// Close kills the lab's processes, stops its links and deletes its
-// namespaces (their TUN devices go with them). It is safe to call twice.
+// Close kills the lab's processes, stops its links, removes its
+// MkdirTemp directories and deletes its namespaces (their TUN devices go
+// with them). It is safe to call twice.
 func (l *Lab) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -210,6 +225,11 @@ func (l *Lab) Close() error {
 		lk.close()
 	}
 	var errs []error
+	for _, dir := range l.dirs {
+		if err := os.RemoveAll(dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	for _, ns := range l.nss {
 		if err := run("ip", "netns", "del", ns); err != nil {
 			errs = append(errs, err)

@@ -52,6 +52,13 @@ func TestLabLeavesNothingBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	scratch, err := lab.MkdirTemp("netlab-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(scratch, "Caddyfile"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// The link carries traffic: a TCP connect across it (bash's /dev/tcp
 	// to a port nobody listens on is refused, which proves the round trip).
 	_, _ = lab.Output("a", "bash", "-c", "exec 3<>/dev/tcp/"+lk.AddrB+"/9 && echo open || true")
@@ -66,6 +73,9 @@ func TestLabLeavesNothingBehind(t *testing.T) {
 	}
 	if err := syscall.Kill(sleeper.Process.Pid, 0); err == nil {
 		t.Fatal("the lab's process still runs")
+	}
+	if _, err := os.Stat(scratch); !os.IsNotExist(err) {
+		t.Fatalf("the lab's directory %s is left: %v", scratch, err)
 	}
 	links, _ := exec.Command("ip", "-o", "link").Output()
 	if strings.Contains(string(links), "lab1a") || strings.Contains(string(links), "lab1b") {

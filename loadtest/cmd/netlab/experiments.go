@@ -341,7 +341,7 @@ func (r *runner) edgeLab(lastMile, backbone netlab.Profile) (lab *netlab.Lab, us
 // https://<user.AddrB> (a certificate of its own CA), and waits until the
 // client namespace reaches it across user.
 func (r *runner) startEdge(lab *netlab.Lab, user *netlab.Link, opts edgeOptions, siteDirectives string) error {
-	dir, err := os.MkdirTemp("", "netlab-edge")
+	dir, err := lab.MkdirTemp("netlab-edge")
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func (r *runner) originLink() error {
 		if err := lab.WaitTCP(r.ctx, "edge", back.AddrB+":8080", back); err != nil {
 			return err
 		}
-		dir, err := os.MkdirTemp("", "netlab-originlink")
+		dir, err := lab.MkdirTemp("netlab-originlink")
 		if err != nil {
 			return err
 		}

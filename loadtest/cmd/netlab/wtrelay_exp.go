@@ -55,7 +55,7 @@ func (r *runner) relay(lastMile, backbone netlab.Profile, quicCC string) (*relay
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "netlab-wt-origin")
+	dir, err := lab.MkdirTemp("netlab-wt-origin")
 	if err != nil {
 		return nil, err
 	}
