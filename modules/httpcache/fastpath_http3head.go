@@ -89,8 +89,8 @@ func (hd *http3Head) options() encodedHeadOptions { return hd.opts }
 // quic-go's HTTP/3 writer would encode them.
 func (h *Handler) encodeHTTP3Head(e *entry, opts encodedHeadOptions) *http3Head {
 	hd := &http3Head{opts: opts}
-	if e.status < 200 || !bodyAllowedForStatus(e.status) {
-		return hd // the writer would add Content-Length: 0, or drop the body
+	if !bodyAllowedForStatus(e.status) {
+		return hd // no content (1xx, 204, 304): such rare hits go through the map
 	}
 	hdr, names := entryFields(e, opts)
 	for k := range hdr {
