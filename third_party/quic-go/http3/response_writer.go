@@ -263,12 +263,18 @@ func (w *responseWriter) finish() error {
 		}
 		w.smallResponse = nil
 	}
+	return w.writeOwned(buf)
+}
+
+// writeOwned hands buf, which the stream then owns, to the stream: queued
+// at once if flow control allows all of it, else written as any write.
+func (w *responseWriter) writeOwned(buf []byte) error {
 	if err := tryWriteAllOwned(w.str.datagramStream, buf); err == nil {
 		return nil
 	} else if !errors.Is(err, quic.ErrWouldBlock) {
 		return maybeReplaceError(err)
 	}
-	_, err = w.str.writeUnframed(buf)
+	_, err := w.str.writeUnframed(buf)
 	return err
 }
 
@@ -321,14 +327,7 @@ func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []b
 		_, err := w.str.writeUnframed(body)
 		return err
 	}
-	buf = append(buf, body...)
-	if err := tryWriteAllOwned(w.str.datagramStream, buf); err == nil {
-		return nil
-	} else if !errors.Is(err, quic.ErrWouldBlock) {
-		return maybeReplaceError(err)
-	}
-	_, err := w.str.writeUnframed(buf)
-	return err
+	return w.writeOwned(append(buf, body...))
 }
 
 // qlogEncodedResponse records the frames of an encoded response, its
