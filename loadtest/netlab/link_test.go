@@ -135,3 +135,42 @@ func TestDirectionKeepsOrderOfPacketsDueTogether(t *testing.T) {
 		t.Fatal("no two packets due at the same instant: the test proves nothing")
 	}
 }
+
+// A direction counts the packets and bytes it delivered, whole IP packets
+// as written, and none it lost: quic-mobile's bytes on the wire per page
+// are these counts.
+func TestDirectionCountsWhatItDelivered(t *testing.T) {
+	stats := &LinkStats{}
+	delivered := make(chan int, 200)
+	d := newDirection([]Impairment{{Delay: time.Millisecond, Loss: 0.2, RateBitsPerSec: 100e6, QueuePackets: 1000}}, 3,
+		func(pkt []byte) error { delivered <- len(pkt); return nil }, stats)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() { d.run(stop); close(done) }()
+	for i := range 200 {
+		d.push(make([]byte, 40+7*i), time.Now())
+	}
+	lost := int(stats.Lost.Load()) // decided as each packet entered
+	if lost == 0 || lost == 200 {
+		t.Fatalf("%d of 200 packets lost at 20%%: the test proves nothing", lost)
+	}
+	var bytes int
+	for range 200 - lost {
+		select {
+		case n := <-delivered:
+			bytes += n
+		case <-time.After(10 * time.Second):
+			t.Fatal("the direction did not deliver every packet it kept")
+		}
+	}
+	close(stop)
+	<-done // run has returned: its counts are final
+	if got := stats.Out.Load(); got != int64(200-lost) {
+		t.Errorf("Out %d, want %d delivered", got, 200-lost)
+	}
+	if got := stats.BytesOut.Load(); got != int64(bytes) {
+		t.Errorf("BytesOut %d, want the %d bytes delivered", got, bytes)
+	}
+	if in := stats.In.Load(); in != 200 {
+		t.Errorf("In %d, want 200", in)
+	}
+}

@@ -13,7 +13,7 @@
 //	go run ./loadtest/cmd/netlab origin-link   # origin_link vs Caddy's default transport on that link
 //	go run ./loadtest/cmd/netlab wt-relay      # WebTransport through the edge's session proxy vs direct
 //	go run ./loadtest/cmd/netlab smoke         # the short version CI runs
-//	go run ./loadtest/cmd/netlab qlog-pages <edge trace.sqlog>  # per page: window, controller state and model
+//	go run ./loadtest/cmd/netlab qlog-pages [-rate-mbit R] <edge trace.sqlog>  # per page: window, controller state and model, wire bytes
 //
 // It needs root and iproute2; without them it says so and exits (smoke
 // exits 0, saying why it was skipped). Everything it creates is torn down

@@ -85,7 +85,9 @@ func (r *runner) quicMobile() error {
 					return err
 				}
 				down := &s.lastMile.BtoA // what the edge sends the client
+				up := &s.lastMile.AtoB   // the client's requests and acknowledgements
 				lost0, queue0 := down.Lost.Load(), down.QueueDrops.Load()
+				downWire0, upWire0 := wireCount(down), wireCount(up)
 				pl, err := s.pageLoads(proto, labMode(mode), r.runs)
 				if err != nil {
 					return fmt.Errorf("%s %s: %w", name, variant, err)
@@ -99,7 +101,13 @@ func (r *runner) quicMobile() error {
 				fmt.Printf("%-20s %-26s TTFB p50 %5.0f ms, load p50 %6.0f p95 %6.0f ms, first %6.0f ms, HTML from the origin %d\n", name, variant,
 					percentile(pl.ttfb.sorted(), 50), percentile(pl.load.sorted(), 50), percentile(pl.load.sorted(), 95), pl.load.Values[0], pl.htmlFromOrigin)
 				lost, queued := float64(down.Lost.Load()-lost0)/float64(r.runs), float64(down.QueueDrops.Load()-queue0)/float64(r.runs)
-				fmt.Fprintf(&dropRows, "| %s | %.1f | %.1f | %d of %d |\n", variant, lost, queued, pl.htmlFromOrigin, len(pl.load.Values))
+				pagesMoved := r.runs // a kept variant's opening load crossed the link too
+				if mode == "kept" {
+					pagesMoved++
+				}
+				downWire, upWire := wireCount(down).since(downWire0, pagesMoved), wireCount(up).since(upWire0, pagesMoved)
+				fmt.Fprintf(&dropRows, "| %s | %.1f | %.1f | %d of %d | %.1f / %.0f | %.1f / %.0f |\n", variant, lost, queued, pl.htmlFromOrigin, len(pl.load.Values),
+					downWire.bytes/1000, downWire.packets, upWire.bytes/1000, upWire.packets)
 				if proto == "h3" {
 					row, err := s.qlogSummary(qdir, before, variant, mode == "kept")
 					if err != nil {
@@ -115,7 +123,7 @@ func (r *runner) quicMobile() error {
 			fmt.Fprintf(&b, "Physical limit: a page is %.0f KB; at %.1f Mbit/s and %.0f ms RTT: kept %.0f ms, cold HTTP/3 %.0f ms, cold HTTP/2 %.0f ms.\n\n",
 				pageBytes/1000, *p.RateMbit, p.RTTms, physicalLimit(pageBytes, p, 2), physicalLimit(pageBytes, p, 3), physicalLimit(pageBytes, p, 4))
 		}
-		fmt.Fprintf(&b, "The last mile's drops of what the edge sent, per page load: at random (the radio's loss) and by the full queue (the sender's own congestion); and the loads whose HTML the edge fetched from the origin before answering (a page idle longer than its s-maxage=1 + stale-while-revalidate=10, as after a load that stalled for seconds: a backbone round trip more to the first byte):\n\n| variant | lost at random | dropped by the queue | HTML from the origin |\n|---|---|---|---|\n%s\n", dropRows.String())
+		fmt.Fprintf(&b, "The last mile's drops of what the edge sent, per page load: at random (the radio's loss) and by the full queue (the sender's own congestion); and the loads whose HTML the edge fetched from the origin before answering (a page idle longer than its s-maxage=1 + stale-while-revalidate=10, as after a load that stalled for seconds: a backbone round trip more to the first byte); and what crossed the link's bottleneck per page, IP packets with their headers (down: the edge's responses; up: the client's requests and acknowledgements; retransmissions included, random losses not; over the variant's loads, a kept variant's opening load and the priming of the pages' HTML over HTTP/2, about 0.6 KB a load, included):\n\n| variant | lost at random | dropped by the queue | HTML from the origin | down KB / packets | up KB / packets |\n|---|---|---|---|---|---|\n%s\n", dropRows.String())
 		fmt.Fprintf(&b, "What the edge's sender did, per page, from its qlog traces (kept: pages after the first; cwnd and bytes per RTT are medians over pages; losses and probe timeouts per page):\n\n| variant | pages | cwnd at page start KB | bytes per RTT KB | PTOs | lost (reordering) | lost (time) | spurious | spurious of reordering / time losses |\n|---|---|---|---|---|---|---|---|---|\n%s\n![%s](quic-mobile-%s.svg)\n",
 			qlogRows.String(), name, name)
 		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
@@ -255,4 +263,16 @@ func (s *site) qlogSummary(dir string, before map[string]bool, variant string, k
 	return fmt.Sprintf("| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f |\n", variant, pages,
 		percentile(cwnds, 50)/1000, percentile(perRTT, 50)/1000, per(ptos), per(reordering), per(timeLost), per(spurious),
 		per(spuriousReordering), per(spuriousTime)), nil
+}
+
+// wire is what one direction of a link has carried: bytes and packets.
+type wire struct{ bytes, packets float64 }
+
+func wireCount(d *netlab.LinkStats) wire {
+	return wire{bytes: float64(d.BytesOut.Load()), packets: float64(d.Out.Load())}
+}
+
+// since is what the direction carried after from, per page load of n.
+func (w wire) since(from wire, n int) wire {
+	return wire{bytes: (w.bytes - from.bytes) / float64(n), packets: (w.packets - from.packets) / float64(n)}
 }

@@ -52,7 +52,49 @@ type Page struct {
 	// StateTime is the time spent in each controller state between the
 	// page's first and last packet (recovery:congestion_state_updated).
 	StateTime map[string]time.Duration
+	// Packets and WireBytes are the IP packets the sender sent for the
+	// page, with their IP and UDP headers: a packet counts toward the page
+	// of its first request-stream frame, one without such a frame (an
+	// ACK, MAX_STREAMS) toward the page being sent. On a rate-limited
+	// link these bytes, not the page's, set its time.
+	Packets   int
+	WireBytes int64
+	// SentAgainBytes is the page's stream payload sent more than once:
+	// retransmissions and the copies of small final flights.
+	SentAgainBytes int64
+	sends          []send
 }
+
+// send is one packet of a page: when it left (ms) and its IP size.
+type send struct {
+	at   float64
+	size int64
+}
+
+// LinkTime is the time a bottleneck of rateBitsPerSec, empty at the page's
+// first packet, needs to pass the page's packets up to its last stream
+// packet as the sender sent them, and how long of it the bottleneck stood
+// idle (waiting for the page's requests, or the sender fell behind the
+// link). busy - idle is those packets' wire bytes at the rate.
+func (p Page) LinkTime(rateBitsPerSec float64) (busy, idle time.Duration) {
+	if len(p.sends) == 0 || rateBitsPerSec <= 0 {
+		return 0, 0
+	}
+	msPerByte := 8 / rateBitsPerSec * 1000
+	start := p.sends[0].at
+	free := start // when the bottleneck has passed what came before
+	var idleMs float64
+	for _, s := range p.sends {
+		if s.at > free {
+			idleMs += s.at - free
+			free = s.at
+		}
+		free += float64(s.size) * msPerByte
+	}
+	return msDuration(free - start), msDuration(idleMs)
+}
+
+func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
 // Model is the controller's state and model as the edge traces it
 // (lastmile:congestion_model_updated): rates in bytes per second, volumes
@@ -79,12 +121,30 @@ type record struct {
 }
 
 type packetSent struct {
+	Raw struct {
+		Length int64 `json:"length"` // the UDP payload
+	} `json:"raw"`
 	Frames []struct {
 		Type     string `json:"frame_type"`
 		StreamID int64  `json:"stream_id"`
+		Offset   int64  `json:"offset"`
 		Length   int64  `json:"length"`
 	} `json:"frames"`
 }
+
+// connectionStarted says the connection's address family, which sets the
+// IP header every packet carries.
+type connectionStarted struct {
+	Local struct {
+		IPv6 string `json:"ip_v6"`
+	} `json:"local"`
+}
+
+// IP and UDP header bytes of a datagram.
+const (
+	ipv4UDPHeader = 20 + 8
+	ipv6UDPHeader = 40 + 8
+)
 
 type metricsUpdated struct {
 	Cwnd int64   `json:"congestion_window"`
@@ -170,6 +230,9 @@ func Read(r io.Reader) ([]Page, error) {
 		states  []stateChange
 		// lostBy is the trigger that declared each 1-RTT packet lost.
 		lostBy = map[int64]string{}
+		// sentUpTo is how far each stream's payload has been sent.
+		sentUpTo = map[int64]int64{}
+		ipHeader = int64(ipv4UDPHeader)
 	)
 	page := func(i int, at float64) *Page {
 		for len(pages) <= i {
@@ -214,6 +277,7 @@ func Read(r io.Reader) ([]Page, error) {
 			if err := json.Unmarshal(rec.Data, &p); err != nil {
 				return nil, err
 			}
+			var owner *Page // the page this packet counts toward
 			for _, f := range p.Frames {
 				if f.Type != "stream" {
 					continue
@@ -224,8 +288,32 @@ func Read(r io.Reader) ([]Page, error) {
 				}
 				pg := page(i, rec.Time)
 				pg.StreamBytes += f.Length
+				if upTo := sentUpTo[f.StreamID]; f.Offset < upTo {
+					pg.SentAgainBytes += min(f.Length, upTo-f.Offset)
+				}
+				sentUpTo[f.StreamID] = max(sentUpTo[f.StreamID], f.Offset+f.Length)
 				last[i] = rec.Time
 				current = pg
+				if owner == nil {
+					owner = pg
+				}
+			}
+			if owner == nil {
+				owner = current
+			}
+			if owner != nil {
+				size := p.Raw.Length + ipHeader
+				owner.Packets++
+				owner.WireBytes += size
+				owner.sends = append(owner.sends, send{at: rec.Time, size: size})
+			}
+		case "transport:connection_started":
+			var cs connectionStarted
+			if err := json.Unmarshal(rec.Data, &cs); err != nil {
+				return nil, err
+			}
+			if cs.Local.IPv6 != "" {
+				ipHeader = ipv6UDPHeader
 			}
 		case "recovery:packet_lost":
 			var l packetLost
@@ -278,6 +366,11 @@ func Read(r io.Reader) ([]Page, error) {
 			continue
 		}
 		p.Duration = time.Duration((last[i] - first[i]) * float64(time.Millisecond))
+		// The link's time for the page ends with its last stream packet:
+		// the ACKs and MAX_STREAMS after it wait for the next page.
+		for len(p.sends) > 0 && p.sends[len(p.sends)-1].at > last[i] {
+			p.sends = p.sends[:len(p.sends)-1]
+		}
 		addStateTime(p.StateTime, states, first[i], last[i])
 		rtts := 1.0
 		if p.SRTTAtStart > 0 {

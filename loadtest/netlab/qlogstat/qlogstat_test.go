@@ -111,6 +111,9 @@ func TestReadsRealTrace(t *testing.T) {
 			if p.CwndAtStart <= 0 || p.BytesPerRTT <= 0 {
 				t.Errorf("page %d: cwnd %d, bytes per RTT %.0f", p.Index, p.CwndAtStart, p.BytesPerRTT)
 			}
+			if p.Packets == 0 || p.WireBytes < p.StreamBytes+int64(p.Packets)*ipv4UDPHeader {
+				t.Errorf("page %d: %d wire bytes in %d packets for %d stream bytes", p.Index, p.WireBytes, p.Packets, p.StreamBytes)
+			}
 		}
 		if pages[1].SRTTAtStart <= 0 {
 			t.Errorf("the second page started without an RTT sample")
@@ -216,7 +219,7 @@ func TestModelAndStatesPerPage(t *testing.T) {
 		`{"time":40,"name":"lastmile:congestion_model_updated","data":{"state":"probe_bw_cruise","in_recovery":true,"congestion_window":30000,"pacing_rate":40000000,"max_bw":48000000,"bw":40000000,"bw_shortterm":40000000,"min_rtt":7.5,"inflight_longterm":90000,"inflight_shortterm":30000,"extra_acked":1200,"random_loss":0.05}}`,
 		`{"time":40,"name":"recovery:congestion_state_updated","data":{"old":"probe_bw_down","new":"probe_bw_cruise","trigger":"loss"}}`,
 		`{"time":100,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
-		`{"time":110,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"length":2000}]}}`,
+		`{"time":110,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"stream","stream_id":64,"offset":2000,"length":2000}]}}`,
 	)
 	if len(pages) != 2 {
 		t.Fatalf("%d pages: %+v", len(pages), pages)
@@ -239,11 +242,59 @@ func TestModelAndStatesPerPage(t *testing.T) {
 		t.Errorf("page 1 states: %v", p1.StateTime)
 	}
 	var out strings.Builder
-	if err := WritePages(&out, pages); err != nil {
+	if err := WritePages(&out, pages, 0); err != nil {
 		t.Fatal(err)
 	}
-	row := "| 1 | 10 | 40 | probe_bw_cruise | 48.0 | 40.0 | 7.5 | 90 | 30 | 0 | 0 | probe_bw_cruise 10 |"
-	if !strings.Contains(out.String(), row) || !strings.Contains(out.String(), "| 0 | 30 | 40 | startup | - | - | - | - | - | 0 | 0 | drain 4, probe_bw_down 6, startup 20 |") {
+	row := "| 1 | 10 | 40 | probe_bw_cruise | 48.0 | 40.0 | 7.5 | 90 | 30 | 0 | 0 | probe_bw_cruise 10 | 2 | 0.1 | 0.0 | - |"
+	if !strings.Contains(out.String(), row) || !strings.Contains(out.String(), "| 0 | 30 | 40 | startup | - | - | - | - | - | 0 | 0 | drain 4, probe_bw_down 6, startup 20 | 2 | 0.1 | 0.0 | - |") {
 		t.Errorf("table:\n%s\nwant a row %s", out.String(), row)
+	}
+}
+
+// Each packet counts once, whole (IP and UDP headers included), toward the
+// page of its first request-stream frame or, carrying none, the page being
+// sent; payload sent twice is counted as such; the bottleneck's time for a
+// page is its wire bytes at the rate plus the time the sender left it idle.
+func TestWireBytesAndLinkTime(t *testing.T) {
+	pages := readRecords(t,
+		`{"time":0,"name":"transport:connection_started","data":{"local":{"ip_v4":"198.18.1.2","port_v4":443}}}`,
+		`{"time":0,"name":"transport:packet_sent","data":{"raw":{"length":1472},"frames":[{"frame_type":"stream","stream_id":0,"offset":0,"length":1400}]}}`,
+		`{"time":1,"name":"transport:packet_sent","data":{"raw":{"length":1472},"frames":[{"frame_type":"stream","stream_id":4,"offset":0,"length":1400}]}}`,
+		`{"time":2,"name":"transport:packet_sent","data":{"raw":{"length":72},"frames":[{"frame_type":"ack"}]}}`,
+		`{"time":100,"name":"transport:packet_sent","data":{"raw":{"length":1472},"frames":[{"frame_type":"stream","stream_id":4,"offset":700,"length":1400}]}}`,
+		`{"time":101,"name":"transport:packet_sent","data":{"raw":{"length":972},"frames":[{"frame_type":"stream","stream_id":60,"offset":0,"length":300},{"frame_type":"stream","stream_id":64,"offset":0,"length":600}]}}`,
+		`{"time":500,"name":"transport:packet_sent","data":{"raw":{"length":72},"frames":[{"frame_type":"max_streams"}]}}`,
+	)
+	if len(pages) != 2 {
+		t.Fatalf("%d pages: %+v", len(pages), pages)
+	}
+	p0, p1 := pages[0], pages[1]
+	if p0.Packets != 5 || p0.WireBytes != 3*1500+100+1000 || p0.SentAgainBytes != 700 {
+		t.Errorf("page 0: %d packets, %d wire bytes, %d sent again; want 5, 5600, 700", p0.Packets, p0.WireBytes, p0.SentAgainBytes)
+	}
+	// Page 1's frame rode in page 0's packet; the MAX_STREAMS after it is
+	// page 1's on the wire, but not in its time at the link.
+	if p1.Packets != 1 || p1.WireBytes != 100 || p1.StreamBytes != 600 {
+		t.Errorf("page 1: %d packets, %d wire bytes, %d stream bytes; want 1, 100, 600", p1.Packets, p1.WireBytes, p1.StreamBytes)
+	}
+	if busy, idle := p1.LinkTime(1.2e6); busy != 0 || idle != 0 {
+		t.Errorf("page 1: link time %v, idle %v, want none", busy, idle)
+	}
+	// 1.2 Mbit/s passes 150 bytes a millisecond: 10 ms per 1500-byte packet.
+	busy, idle := p0.LinkTime(1.2e6)
+	wantIdle := msDuration(100 - (20 + 100.0/150)) // from the ACK's last bit to the retransmission
+	if d := idle - wantIdle; d < -time.Microsecond || d > time.Microsecond {
+		t.Errorf("idle %v, want %v", idle, wantIdle)
+	}
+	if atRate := msDuration(5600.0 / 150); busy-idle-atRate < -time.Microsecond || busy-idle-atRate > time.Microsecond {
+		t.Errorf("busy %v less idle %v is not the wire bytes at the rate (%v)", busy, idle, atRate)
+	}
+
+	v6 := readRecords(t,
+		`{"time":0,"name":"transport:connection_started","data":{"local":{"ip_v6":"2001:db8::2","port_v6":443}}}`,
+		`{"time":0,"name":"transport:packet_sent","data":{"raw":{"length":100},"frames":[{"frame_type":"stream","stream_id":0,"offset":0,"length":50}]}}`,
+	)
+	if v6[0].WireBytes != 148 {
+		t.Errorf("IPv6 packet of 100 bytes counted %d on the wire, want 148", v6[0].WireBytes)
 	}
 }

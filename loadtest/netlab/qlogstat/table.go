@@ -11,10 +11,13 @@ import (
 
 // WritePages writes one trace's pages as a Markdown table: per page its
 // duration, its window and the controller's model at its start, its
-// losses and probe timeouts, and the time it spent in each controller
-// state. Volumes are in KB, rates in Mbit/s.
-func WritePages(w io.Writer, pages []Page) error {
-	if _, err := fmt.Fprintln(w, "| page | ms | cwnd KB | state at start | max_bw | bw_shortterm | min_rtt ms | inflight_hi KB | inflight_lo KB | lost | PTOs | ms per state |\n|---|---|---|---|---|---|---|---|---|---|---|---|"); err != nil {
+// losses and probe timeouts, the time it spent in each controller state,
+// and what it put on the wire; with a link rate (bits per second; 0: none)
+// also the time a bottleneck of that rate needs for the page's packets and
+// how long of it the bottleneck stood idle (Page.LinkTime). Volumes are in
+// KB, rates in Mbit/s.
+func WritePages(w io.Writer, pages []Page, rateBitsPerSec float64) error {
+	if _, err := fmt.Fprintln(w, "| page | ms | cwnd KB | state at start | max_bw | bw_shortterm | min_rtt ms | inflight_hi KB | inflight_lo KB | lost | PTOs | ms per state | packets | wire KB | sent again KB | link ms / idle ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"); err != nil {
 		return err
 	}
 	for _, p := range pages {
@@ -23,9 +26,15 @@ func WritePages(w io.Writer, pages []Page) error {
 		for _, n := range p.Lost {
 			lost += n
 		}
-		if _, err := fmt.Fprintf(w, "| %d | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %d | %d | %s |\n",
+		link := "-"
+		if rateBitsPerSec > 0 {
+			busy, idle := p.LinkTime(rateBitsPerSec)
+			link = fmt.Sprintf("%.0f / %.0f", ms(busy), ms(idle))
+		}
+		if _, err := fmt.Fprintf(w, "| %d | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %d | %d | %s | %d | %.1f | %.1f | %s |\n",
 			p.Index, ms(p.Duration), kb(p.CwndAtStart), m.State, mbits(m.MaxBw), mbits(m.BwShortterm), rtt(m.MinRTT),
-			kbOrUnset(m.InflightHi), kbOrUnset(m.InflightLo), lost, p.PTOs, stateTimes(p.StateTime)); err != nil {
+			kbOrUnset(m.InflightHi), kbOrUnset(m.InflightLo), lost, p.PTOs, stateTimes(p.StateTime),
+			p.Packets, kb(p.WireBytes), kb(p.SentAgainBytes), link); err != nil {
 			return err
 		}
 	}
