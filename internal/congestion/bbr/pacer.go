@@ -70,10 +70,12 @@ func (p *pacer) lateCredit(now congestion.Time) int64 {
 	return min(toBytes(p.rate*now.Sub(p.heldUntil).Seconds()), p.maxLateCredit())
 }
 
-// maxLateCredit bounds the credit for a late wake-up: one quantum, the
-// rate's worth of a timer granularity (quantum = rate x 1 ms), so a late
-// burst is at most two quanta.
-func (p *pacer) maxLateCredit() int64 { return p.quantum }
+// maxLateCredit bounds the credit for a late wake-up: the rate's worth of
+// the timer's granularity, so a late burst is at most two quanta, and at
+// low rates (a quantum of two packets) less.
+func (p *pacer) maxLateCredit() int64 {
+	return toBytes(p.rate * senderTimerGranularity.Seconds())
+}
 
 // notHeld forgets a wait for the pacer: the sender found the window full
 // or had nothing to send, so the time since was not the pacer's.

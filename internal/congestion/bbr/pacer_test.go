@@ -112,11 +112,11 @@ func (l *timerLoop) rateShare(n int) float64 {
 
 // A send loop that cannot wake sooner than a millisecond after it went to
 // sleep, and then wakes late, sends at the pacing rate: the burst that
-// wakes late carries what the lateness earned, at most a quantum more.
-// Without that credit the loop sent 0.757 of the rate at 20-200 Mbit/s
-// (each wake-up came after the bucket of one quantum had filled, and the
-// time since was lost), 0.900 at 5 and 0.955 at 1.1, as the lab's edge
-// did (0.71-0.78 at 50 Mbit/s).
+// wakes late carries what the lateness earned, at most a millisecond of
+// the rate more. Without that credit the loop sent 0.757 of the rate at
+// 20-200 Mbit/s (each wake-up came after the bucket of one quantum had
+// filled, and the time since was lost), 0.900 at 5 and 0.955 at 1.1, as
+// the lab's edge did (0.71-0.80 at 50 Mbit/s).
 func TestPacerKeepsRateWithTimerFloor(t *testing.T) {
 	for _, mbps := range []float64{1.1, 5, 20, 50, 200} {
 		l := newTimerLoop(mbit(mbps), 1)

@@ -54,13 +54,13 @@ func mbit(m float64) float64 { return m * 1e6 / 8 }
 
 const simMSS = 1200
 
-// The pacing timer: it fires after a whole number of timerGranularity,
-// at least one, then timerLateMin plus an exponential draw of mean
-// timerLateMean later (quartiles 0.10, 0.20 and 0.37 ms late).
+// The pacing timer: it fires after a whole number of
+// senderTimerGranularity, at least one, then timerLateMin plus an
+// exponential draw of mean timerLateMean later (quartiles 0.10, 0.20 and
+// 0.37 ms late).
 const (
-	timerGranularity = time.Millisecond
-	timerLateMin     = 35 * time.Microsecond
-	timerLateMean    = 240 * time.Microsecond
+	timerLateMin  = 35 * time.Microsecond
+	timerLateMean = 240 * time.Microsecond
 )
 
 // simEpoch is when simulations start: any instant will do.
@@ -386,11 +386,13 @@ func (s *sim) trySend() {
 }
 
 // timerFires is when a pacing timer a sender set at now for at wakes it:
-// after whole timerGranularity, at least one, and late by a draw of rng.
+// after whole senderTimerGranularity, at least one, and late by a draw of
+// rng.
 func timerFires(now, at congestion.Time, rng *rand.Rand) congestion.Time {
-	ticks := max((at.Sub(now)+timerGranularity-1)/timerGranularity, 1)
+	const g = senderTimerGranularity
+	ticks := max((at.Sub(now)+g-1)/g, 1)
 	late := timerLateMin + time.Duration(rng.ExpFloat64()*float64(timerLateMean))
-	return now.Add(ticks*timerGranularity + late)
+	return now.Add(ticks*g + late)
 }
 
 func (s *sim) sendPacket() {
