@@ -71,10 +71,11 @@ func (p *pacer) lateCredit(now congestion.Time) int64 {
 }
 
 // maxLateCredit bounds the credit for a late wake-up: the rate's worth of
-// the timer's granularity, so a late burst is at most two quanta, and at
-// low rates (a quantum of two packets) less.
+// the timer's granularity, at most a quantum (above 524 Mbit/s the
+// quantum is capped at 64 KiB), so a late burst is at most two quanta, and
+// at low rates (a quantum of two packets) less.
 func (p *pacer) maxLateCredit() int64 {
-	return toBytes(p.rate * senderTimerGranularity.Seconds())
+	return min(toBytes(p.rate*senderTimerGranularity.Seconds()), p.quantum)
 }
 
 // notHeld forgets a wait for the pacer: the sender found the window full
