@@ -27,7 +27,7 @@ type runner struct {
 	seconds  int
 	profiles netlab.Profiles
 	edge     edgeBinary
-	only     string              // quic-mobile's profiles, comma-separated
+	only     string              // quic-mobile's profiles, quic-transfer's parts, comma-separated
 	variants []quicMobileVariant // quic-mobile's variants (-variants)
 	qlog     string              // -qlog: where traces are kept; "" for temporary
 

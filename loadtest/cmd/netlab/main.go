@@ -9,6 +9,7 @@
 //	go run ./loadtest/cmd/netlab split-loop    # experiment 1: direct vs via-edge
 //	go run ./loadtest/cmd/netlab quic-mobile   # experiment 2: HTTP/3 vs HTTP/2 on lossy mobile
 //	go run ./loadtest/cmd/netlab quic-mobile -only lte-india -variants h2-kept,h3-bbr-kept  # some variants only
+//	go run ./loadtest/cmd/netlab quic-transfer -only fairness  # some parts only
 //	go run ./loadtest/cmd/netlab cc            # experiment 3: CUBIC vs BBR on a long fat lossy link
 //	go run ./loadtest/cmd/netlab origin-link   # origin_link vs Caddy's default transport on that link
 //	go run ./loadtest/cmd/netlab wt-relay      # WebTransport through the edge's session proxy vs direct
@@ -50,7 +51,7 @@ func main() {
 	profilesPath := fs.String("profiles", "", "profiles file (default: the embedded loadtest/netlab/profiles.json)")
 	lastmileBin := fs.String("lastmile", "", "the lastmile binary to run as is (default: ./edge built into loadtest/bin/lastmile)")
 	seconds := fs.Int("seconds", 20, "length of each transfer in the cc and quic-transfer experiments")
-	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set)")
+	only := fs.String("only", "", "quic-mobile: comma-separated profiles (default: the lossy mobile set); quic-transfer: comma-separated parts of long-fat-lossy,throttled-lossy,fairness (default: all)")
 	variantsFlag := fs.String("variants", "", "quic-mobile: comma-separated variants of "+strings.Join(flagNames(quicMobileVariants()), ",")+" (default: all; an edge runs only for the controllers named; kept HTTP/3 without its cold variant starts without the path memory cold connections leave)")
 	qlog := fs.String("qlog", "", "write qlog files of the edge's and the client's QUIC connections here (<odcid>_server|client.sqlog; quic-mobile keeps its edges' in <profile>-<cc>/)")
 	if len(os.Args) < 2 {

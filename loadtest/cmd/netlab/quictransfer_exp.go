@@ -30,35 +30,56 @@ var transferVariants = []transferVariant{
 // loss, so the last mile is the only bottleneck.
 var clean = netlab.Profile{Source: "no impairment"}
 
+// transferSections are quic-transfer's parts, in order; -only picks some.
+var transferSections = []string{"long-fat-lossy", "throttled-lossy", "fairness"}
+
 func (r *runner) quicTransfer() error {
+	run := map[string]bool{}
+	for _, name := range transferSections {
+		run[name] = r.only == ""
+	}
+	if r.only != "" {
+		for _, name := range strings.Split(r.only, ",") {
+			if _, ok := run[name]; !ok {
+				return fmt.Errorf("quic-transfer -only: %q is none of %s", name, strings.Join(transferSections, ","))
+			}
+			run[name] = true
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Client -- edge over the profile, edge -- origin clean; the client downloads from the origin through the edge (no-store: streamed, not cached). The edge's QUIC controller is lastmile's BBR or quic-go's own (NewReno); its client TCP is BBR or CUBIC (client_tcp). The field figure (AWS: CUBIC 10.5 vs BBR 333 Mbit/s at 100 ms and 1.5%% loss, 32x) is for TCP; the edge, the client and the emulator share 2 cores, which caps what any flow here can reach.\n\n")
-	lossy, err := r.profiles.Get("long-fat-lossy")
-	if err != nil {
-		return err
+	if run["long-fat-lossy"] {
+		lossy, err := r.profiles.Get("long-fat-lossy")
+		if err != nil {
+			return err
+		}
+		b.WriteString("## 50 MB over long-fat-lossy (" + lossy.Source + ")\n\n| variant | Mbit/s | vs h3 (quic-go reno) | seconds | complete |\n|---|---|---|---|---|\n")
+		rows, err := r.downloads(lossy, 50<<20, 120)
+		if err != nil {
+			return err
+		}
+		b.WriteString(rows)
 	}
-	b.WriteString("## 50 MB over long-fat-lossy (" + lossy.Source + ")\n\n| variant | Mbit/s | vs h3 (quic-go reno) | seconds | complete |\n|---|---|---|---|---|\n")
-	rows, err := r.downloads(lossy, 50<<20, 120)
-	if err != nil {
-		return err
+	if run["throttled-lossy"] {
+		throttled, err := r.profiles.Get("throttled-lossy")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\n## One flow's use of throttled-lossy (%s), %d s\n\n| variant | Mbit/s | vs h3 (quic-go reno) | seconds | complete |\n|---|---|---|---|---|\n", throttled.Source, r.seconds)
+		rows, err := r.downloads(throttled, 256<<20, r.seconds)
+		if err != nil {
+			return err
+		}
+		b.WriteString(rows)
+		fmt.Fprintf(&b, "\nUtilisation is Mbit/s over the link's %.0f Mbit/s (the field reports about 74%% for one TCP flow at 5%% loss).\n", *throttled.RateMbit)
 	}
-	b.WriteString(rows)
-	throttled, err := r.profiles.Get("throttled-lossy")
-	if err != nil {
-		return err
+	if run["fairness"] {
+		fair, err := r.fairness()
+		if err != nil {
+			return err
+		}
+		b.WriteString(fair)
 	}
-	fmt.Fprintf(&b, "\n## One flow's use of throttled-lossy (%s), %d s\n\n| variant | Mbit/s | vs h3 (quic-go reno) | seconds | complete |\n|---|---|---|---|---|\n", throttled.Source, r.seconds)
-	rows, err = r.downloads(throttled, 256<<20, r.seconds)
-	if err != nil {
-		return err
-	}
-	b.WriteString(rows)
-	fmt.Fprintf(&b, "\nUtilisation is Mbit/s over the link's %.0f Mbit/s (the field reports about 74%% for one TCP flow at 5%% loss).\n", *throttled.RateMbit)
-	fair, err := r.fairness()
-	if err != nil {
-		return err
-	}
-	b.WriteString(fair)
 	return r.writeResult("quic-transfer", "Experiment 4: QUIC transfers on lossy links and fairness to TCP", b.String(), nil)
 }
 
