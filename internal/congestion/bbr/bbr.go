@@ -334,21 +334,15 @@ func (b *BBR) OnRetransmissionTimeout(packetsRetransmitted bool) {
 // had nothing to send although cwnd and pacing allowed more.
 func (b *BBR) OnAppLimited(now congestion.Time, bytesInFlight int64) {
 	b.inflight = max(bytesInFlight, 0)
-	b.pacer.notHeld()
 	if b.inflight >= b.cwnd {
 		return // cwnd-limited, not app-limited
 	}
 	b.rate.markAppLimited(b.inflight)
 }
 
-// CanSend reports whether C.inflight is below C.cwnd. A sender the window
-// stops is not waiting for the pacer.
+// CanSend reports whether C.inflight is below C.cwnd.
 func (b *BBR) CanSend(bytesInFlight int64) bool {
-	if bytesInFlight >= b.cwnd {
-		b.pacer.notHeld()
-		return false
-	}
-	return true
+	return bytesInFlight < b.cwnd
 }
 
 // HasPacingBudget reports whether the pacer lets a packet leave now.

@@ -68,11 +68,6 @@ const (
 	sendQuantumTime = time.Millisecond
 	maxSendQuantum  = 64 << 10
 
-	// senderTimerGranularity is the Go netpoller's sleep, in whole
-	// milliseconds, which quic-go's send loop cannot wake sooner than; a
-	// wake-up for the pacer later than due is paid for up to one (pacer.go).
-	senderTimerGranularity = time.Millisecond
-
 	// initialCwndPackets is the initial window in packets: quic-go's own
 	// (protocol.InitialCongestionWindow) and Chromium QUIC's, so the first
 	// flight of a connection is the same whichever controller the edge

@@ -35,11 +35,8 @@ func TestQueuedAllowsForJitter(t *testing.T) {
 // milliseconds on wifi-last-meters (up to 10 ms from the fastest to the
 // slowest packet; a bulk flow's packets, 0.2 ms apart, mostly wait for the
 // one before them, as the lab's link keeps their order, which narrows
-// it), under two on a path without jitter: a bulk flow's rounds there
-// differ only by the queue ProbeBW's cycle builds and by the sender's own
-// bursts, which the send loop's millisecond timer makes up to two quanta,
-// 2 ms of the rate (pacer.go; 0.77 ms with a sender woken on time, 1.07
-// with the timer).
+// it), under one on a path without jitter (a bulk flow's rounds there
+// differ only by the queue ProbeBW's cycle builds).
 func TestJitterEstimate(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -47,7 +44,7 @@ func TestJitterEstimate(t *testing.T) {
 		min, max time.Duration
 	}{
 		{"wifi-last-meters", wifiInOrder, 2 * time.Millisecond, 12 * time.Millisecond},
-		{"no jitter", path{rate: mbit(50), delay: 5 * time.Millisecond, loss: 0.05}, 0, 2 * time.Millisecond},
+		{"no jitter", path{rate: mbit(50), delay: 5 * time.Millisecond, loss: 0.05}, 0, time.Millisecond},
 	} {
 		s, b := newBulkBBR(c.p, 3)
 		s.run(5 * time.Second)

@@ -14,21 +14,6 @@ import (
 // packets leave in quantum-sized bursts that quic-go can hand to the
 // kernel as one GSO batch, spaced quantum/rate apart: the draft's
 // per-quantum departure schedule (C.next_send_time) as a budget.
-//
-// The sender cannot come back on time. quic-go's send loop sleeps on a Go
-// timer until TimeUntilSend, and Go's netpoller sleeps in whole
-// milliseconds (a wait under one sleeps one; golang/go#44343), so the
-// loop wakes a millisecond or more after it went to sleep and then a few
-// tenths late: in the lab, quanta that refill in 0.89 ms left 1.20 ms
-// apart, and the edge sent at 0.7 of its pacing rate. Moving the next
-// quantum earlier cannot help a loop that cannot wake sooner, so the
-// bucket's cap grows, while the pacer holds the sender, by what the rate
-// earns between the instant TimeUntilSend gave and the wake-up: the burst
-// that wakes late carries what the lateness would have sent, at most
-// maxLateCredit more than a quantum. Only a wait for the pacer earns it:
-// a sender the window stops or the application leaves idle was not
-// waiting for the pacer, and its stall or idleness earns nothing, so a
-// burst after one is still one quantum.
 type pacer struct {
 	rate    float64 // C.pacing_rate, bytes per second
 	quantum int64   // C.send_quantum
@@ -38,10 +23,6 @@ type pacer struct {
 	last      congestion.Time
 	sent      bool
 	refilling bool
-	// heldUntil is the instant TimeUntilSend last gave a sender the pacer
-	// held back, until its burst ends or it turns out not to be waiting
-	// for the pacer (0: not held).
-	heldUntil congestion.Time
 }
 
 // setSendQuantum is SetSendQuantum: the pacing rate times 1 ms, between
@@ -56,31 +37,9 @@ func (p *pacer) budgetAt(now congestion.Time) int64 {
 	if !p.sent {
 		return p.quantum
 	}
-	limit := p.quantum + p.lateCredit(now)
 	added := toBytes(p.rate * max(now.Sub(p.last), 0).Seconds())
-	return min(p.budget+min(added, limit), limit)
+	return min(p.budget+min(added, p.quantum), p.quantum)
 }
-
-// lateCredit is what the rate earned since the instant the pacer gave a
-// sender it held, at most maxLateCredit.
-func (p *pacer) lateCredit(now congestion.Time) int64 {
-	if p.heldUntil == 0 || now <= p.heldUntil {
-		return 0
-	}
-	return min(toBytes(p.rate*now.Sub(p.heldUntil).Seconds()), p.maxLateCredit())
-}
-
-// maxLateCredit bounds the credit for a late wake-up: the rate's worth of
-// the timer's granularity, at most a quantum (above 524 Mbit/s the
-// quantum is capped at 64 KiB), so a late burst is at most two quanta, and
-// at low rates (a quantum of two packets) less.
-func (p *pacer) maxLateCredit() int64 {
-	return min(toBytes(p.rate*senderTimerGranularity.Seconds()), p.quantum)
-}
-
-// notHeld forgets a wait for the pacer: the sender found the window full
-// or had nothing to send, so the time since was not the pacer's.
-func (p *pacer) notHeld() { p.heldUntil = 0 }
 
 func (p *pacer) hasBudget(now congestion.Time, smss int64) bool {
 	b := p.budgetAt(now)
@@ -100,13 +59,11 @@ func (p *pacer) onSent(now congestion.Time, size, smss int64) {
 	p.sent = true
 	if p.budget < smss {
 		p.refilling = true
-		p.heldUntil = 0 // the burst is out; the next wait starts afresh
 	}
 }
 
 // timeUntilSend is when the bucket next allows a packet: a full quantum
-// if it ran dry. The sender asks when the pacer holds it back and sleeps
-// until then, so that instant is where its lateness starts.
+// if it ran dry.
 func (p *pacer) timeUntilSend(smss int64) congestion.Time {
 	target := smss
 	if p.refilling {
@@ -118,8 +75,7 @@ func (p *pacer) timeUntilSend(smss int64) congestion.Time {
 	// One nanosecond more than the exact wait, so float rounding never
 	// leaves the budget a byte short when the transport's timer fires.
 	wait := math.Ceil(float64(target-p.budget)/p.rate*float64(time.Second)) + 1
-	p.heldUntil = p.last.Add(time.Duration(min(wait, float64(time.Hour))))
-	return p.heldUntil
+	return p.last.Add(time.Duration(min(wait, float64(time.Hour))))
 }
 
 func (p *pacer) rateBytes() int64 { return toBytes(p.rate) }

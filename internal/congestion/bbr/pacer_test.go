@@ -1,7 +1,6 @@
 package bbr
 
 import (
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -61,115 +60,5 @@ func TestPacerBurstAfterIdleIsOneQuantum(t *testing.T) {
 	now = now.Add(10 * time.Second)
 	if got := p.budgetAt(now); got != p.quantum {
 		t.Errorf("budget after idle %d, want one quantum %d", got, p.quantum)
-	}
-}
-
-// timerLoop is a send loop like quic-go's over a pacer: it sends while
-// the pacer allows, then sleeps on the simulator's pacing timer (a whole
-// millisecond at least, then late) until the instant TimeUntilSend gave.
-type timerLoop struct {
-	p        *pacer
-	now      congestion.Time
-	rng      *rand.Rand
-	sent     int64
-	maxBurst int64
-}
-
-func newTimerLoop(rate float64, seed uint64) *timerLoop {
-	p := &pacer{rate: rate}
-	p.setSendQuantum(simMSS)
-	return &timerLoop{p: p, now: simEpoch, rng: rand.New(rand.NewPCG(seed, 2))}
-}
-
-// burst sends while the pacer allows.
-func (l *timerLoop) burst() {
-	var n int64
-	for l.p.hasBudget(l.now, simMSS) {
-		l.p.onSent(l.now, simMSS, simMSS)
-		n += simMSS
-	}
-	l.sent += n
-	l.maxBurst = max(l.maxBurst, n)
-}
-
-// sleep waits for the pacing timer and returns the instant the pacer gave.
-func (l *timerLoop) sleep() congestion.Time {
-	at := l.p.timeUntilSend(simMSS)
-	l.now = timerFires(l.now, at, l.rng)
-	return at
-}
-
-// rateShare runs the loop for n bursts and returns what it sent over the
-// time it took, as a share of the pacing rate.
-func (l *timerLoop) rateShare(n int) float64 {
-	start := l.now
-	for range n {
-		l.burst()
-		l.sleep()
-	}
-	return float64(l.sent) / l.now.Sub(start).Seconds() / l.p.rate
-}
-
-// A send loop that cannot wake sooner than a millisecond after it went to
-// sleep, and then wakes late, sends at the pacing rate: the burst that
-// wakes late carries what the lateness earned, at most a millisecond of
-// the rate more. Without that credit the loop sent 0.757 of the rate at
-// 20-200 Mbit/s (each wake-up came after the bucket of one quantum had
-// filled, and the time since was lost), 0.900 at 5 and 0.955 at 1.1, as
-// the lab's edge did (0.71-0.80 at 50 Mbit/s).
-func TestPacerKeepsRateWithTimerFloor(t *testing.T) {
-	for _, mbps := range []float64{1.1, 5, 20, 50, 200} {
-		l := newTimerLoop(mbit(mbps), 1)
-		got := l.rateShare(2000)
-		t.Logf("%.1f Mbit/s (quantum %d bytes): sent at %.3f of the pacing rate, largest burst %.2f quanta",
-			mbps, l.p.quantum, got, float64(l.maxBurst)/float64(l.p.quantum))
-		if got < 0.97 || got > 1.01 {
-			t.Errorf("%.1f Mbit/s: sent at %.3f of the pacing rate, want 0.97-1.01", mbps, got)
-		}
-		if l.maxBurst > l.p.quantum+l.p.maxLateCredit() {
-			t.Errorf("%.1f Mbit/s: a burst of %d bytes, quantum %d, credit at most %d", mbps, l.maxBurst, l.p.quantum, l.p.maxLateCredit())
-		}
-	}
-}
-
-// Only a wait for the pacer earns credit. A sender whose timer fires to
-// find the window full (it then waits for an ACK) or nothing to send (it
-// then waits for the application) earns nothing from that wait: after
-// it, one quantum leaves, and the next a whole quantum's refill later, as
-// after any idle period; credit for the wait would make a burst out of a
-// stall or idleness.
-func TestPacerGivesNoCreditForStallsOrIdleness(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		wait func(b *BBR, now congestion.Time)
-	}{
-		{"window full", func(b *BBR, _ congestion.Time) {
-			if b.CanSend(b.cwnd) {
-				t.Fatal("CanSend with the window full")
-			}
-		}},
-		{"nothing to send", func(b *BBR, now congestion.Time) { b.OnAppLimited(now, 0) }},
-	} {
-		b := newBBR(congestion.Conn{InitialMaxDatagramSize: simMSS}, WithSeed(1))
-		b.pacer.rate = mbit(50)
-		b.pacer.setSendQuantum(b.smss)
-		l := &timerLoop{p: &b.pacer, now: simEpoch, rng: rand.New(rand.NewPCG(1, 2))}
-		l.burst()
-		due := l.sleep()
-		c.wait(b, l.now)
-		// The ACK or the application's data comes 5 ms after the pacer's
-		// instant.
-		l.now = due.Add(5 * time.Millisecond)
-		resumed := l.now
-		l.maxBurst = 0
-		l.burst()
-		if l.maxBurst > b.pacer.quantum {
-			t.Errorf("%s: %d bytes at once after the wait, quantum %d", c.name, l.maxBurst, b.pacer.quantum)
-		}
-		// The bucket refills from what the burst left, less than a packet.
-		refill := time.Duration(float64(b.pacer.quantum-b.smss) / b.pacer.rate * float64(time.Second))
-		if gap := l.p.timeUntilSend(b.smss).Sub(resumed); gap < refill {
-			t.Errorf("%s: next quantum %v after the first, want at least %v", c.name, gap, refill)
-		}
 	}
 }

@@ -15,16 +15,6 @@ import (
 // application has nothing to send, and pacing through HasPacingBudget and
 // TimeUntilSend. Time is simulated; nothing sleeps, and a seeded RNG makes
 // every run the same.
-//
-// The sender sleeps on its pacing timer as quic-go's send loop does on a
-// Go timer, which cannot wake it on time: Go's netpoller waits in whole
-// milliseconds (a wait under one millisecond sleeps one; golang/go#44343),
-// so the sender wakes no sooner than a millisecond after it went to sleep,
-// and then late by the scheduler's wake-up. Going back to sleep (after an
-// ACK woke it before the pacer's instant) starts the millisecond again.
-// timerLateness is fitted to the lab's edge (h13-pacer's qlogs at 50
-// Mbit/s: quanta that refill in 0.89 ms left 1.20 ms apart at the median,
-// 1.11-1.38 ms between the quartiles).
 
 // path is the simulated network.
 type path struct {
@@ -53,15 +43,6 @@ type path struct {
 func mbit(m float64) float64 { return m * 1e6 / 8 }
 
 const simMSS = 1200
-
-// The pacing timer: it fires after a whole number of
-// senderTimerGranularity, at least one, then timerLateMin plus an
-// exponential draw of mean timerLateMean later (quartiles 0.10, 0.20 and
-// 0.37 ms late).
-const (
-	timerLateMin  = 35 * time.Microsecond
-	timerLateMean = 240 * time.Microsecond
-)
 
 // simEpoch is when simulations start: any instant will do.
 const simEpoch = congestion.Time(time.Second)
@@ -141,7 +122,6 @@ type simStats struct {
 // more flows share.
 type network struct {
 	path  path
-	seed  uint64
 	rng   *rand.Rand
 	now   congestion.Time
 	seq   int64
@@ -191,12 +171,9 @@ type sim struct {
 	latestRTT    time.Duration
 	minRTT       time.Duration
 	lastSend     congestion.Time
-	// wakeGen numbers the pacing timer's sleeps; only the latest one's
-	// evWake wakes the sender. timerRng draws the timer's lateness.
-	wakeGen  int64
-	timerRng *rand.Rand
-	lossGen  int64
-	ptoCount int
+	wakeAt       congestion.Time
+	lossGen      int64
+	ptoCount     int
 	// declaredLost holds the send times of packets declared lost, to find
 	// spurious losses when they are acknowledged after all; reported to
 	// the controller unless hideSpurious (upstream quic-go reports none).
@@ -227,7 +204,7 @@ func newNetwork(p path, seed uint64) *network {
 	if p.maxAckWait == 0 {
 		p.maxAckWait = 25 * time.Millisecond
 	}
-	return &network{path: p, seed: seed, rng: rand.New(rand.NewPCG(seed, 1)), now: simEpoch}
+	return &network{path: p, rng: rand.New(rand.NewPCG(seed, 1)), now: simEpoch}
 }
 
 // setRate changes the bottleneck's rate for every flow from now on.
@@ -247,8 +224,6 @@ func (n *network) addFlow(cc congestion.Controller) *sim {
 		byNum:        make(map[int64]*simPacket),
 		declaredLost: make(map[int64]congestion.Time),
 		largestAcked: -1,
-		// Its own stream, so the timer leaves the path's draws alone.
-		timerRng: rand.New(rand.NewPCG(n.seed, 2+uint64(len(n.flows)))),
 	}
 	n.flows = append(n.flows, s)
 	return s
@@ -344,7 +319,8 @@ func (s *sim) handle(e *event) {
 	case evAck:
 		s.onAck(e.acks, e.ces)
 	case evWake:
-		if e.gen == s.wakeGen {
+		if e.at == s.wakeAt {
+			s.wakeAt = 0
 			s.trySend()
 		}
 	case evLossTimer:
@@ -360,7 +336,6 @@ func (s *sim) hasData() bool { return s.unlimited || s.pending > 0 }
 
 // trySend sends while the controller allows, as quic-go's send loop does.
 func (s *sim) trySend() {
-	s.wakeGen++ // awake: a pending pacing timer is re-armed if still needed
 	for {
 		if !s.hasData() {
 			if s.cc.CanSend(s.inflight) && s.cc.HasPacingBudget(s.net.now) {
@@ -378,21 +353,14 @@ func (s *sim) trySend() {
 				s.stats.wakeWithoutBudget++
 				next = s.net.now.Add(time.Microsecond)
 			}
-			s.schedule(&event{at: timerFires(s.net.now, next, s.timerRng), kind: evWake, gen: s.wakeGen})
+			if s.wakeAt == 0 || next < s.wakeAt {
+				s.wakeAt = next
+				s.schedule(&event{at: next, kind: evWake})
+			}
 			return
 		}
 		s.sendPacket()
 	}
-}
-
-// timerFires is when a pacing timer a sender set at now for at wakes it:
-// after whole senderTimerGranularity, at least one, and late by a draw of
-// rng.
-func timerFires(now, at congestion.Time, rng *rand.Rand) congestion.Time {
-	const g = senderTimerGranularity
-	ticks := max((at.Sub(now)+g-1)/g, 1)
-	late := timerLateMin + time.Duration(rng.ExpFloat64()*float64(timerLateMean))
-	return now.Add(ticks*g + late)
 }
 
 func (s *sim) sendPacket() {
