@@ -1,0 +1,96 @@
+package quic
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// lastmile patch: when a server's run loop, woken to send, packs.
+//
+// It waits until the goroutines runnable when it was woken have run (on a
+// server, the handlers of the requests that arrived together), so that one
+// pass packs their responses into full packets and one GSO batch. Alone,
+// that made the 32 streams of a loopback benchmark travel as one or two
+// groups: the peer got nothing until the whole group was answered, then
+// all of it, and each side idled while the other worked through its group
+// (docs/results/hit-profile.md). So the run loop also packs as soon as
+// packAfterStreams streams were given data since it last packed: the first
+// responses of a group leave while the rest are still being made.
+const packAfterStreams = 4
+
+type sendBatcher struct {
+	queued   atomic.Int32  // streams given data since the last pack
+	full     chan struct{} // packAfterStreams streams were given data
+	yieldReq chan struct{} // to yielder: yield once, then send on yielded
+	yielded  chan struct{}
+}
+
+func newSendBatcher() *sendBatcher {
+	return &sendBatcher{
+		full:     make(chan struct{}, 1),
+		yieldReq: make(chan struct{}, 1),
+		yielded:  make(chan struct{}, 1),
+	}
+}
+
+// yielder yields once per request and reports it. runtime.Gosched puts it on
+// the global run queue, which Go's scheduler takes from when the processor's
+// own queue is empty, so it reports once the goroutines runnable before it
+// have run. The run loop waits on that report rather than yielding itself,
+// so that streamQueued can wake it earlier.
+func (b *sendBatcher) yielder(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-b.yieldReq:
+		}
+		runtime.Gosched()
+		select {
+		case b.yielded <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// streamQueued is called when a stream is given data to send.
+func (b *sendBatcher) streamQueued() {
+	if b.queued.Add(1) == packAfterStreams {
+		select {
+		case b.full <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// wait returns true when the run loop should pack: once the goroutines
+// runnable now have run, or once packAfterStreams streams were given data
+// since the last pack. It returns false if closeChan fires first. Signals
+// left over from an earlier wait are dropped first.
+func (b *sendBatcher) wait(closeChan <-chan struct{}) bool {
+	select {
+	case <-b.full:
+	default:
+	}
+	select {
+	case <-b.yielded:
+	default:
+	}
+	if b.queued.Load() >= packAfterStreams {
+		return true
+	}
+	select {
+	case b.yieldReq <- struct{}{}:
+	default:
+	}
+	select {
+	case <-b.yielded:
+	case <-b.full:
+	case <-closeChan:
+		return false
+	}
+	return true
+}
+
+// packing is called when the run loop packs what was queued.
+func (b *sendBatcher) packing() { b.queued.Store(0) }
