@@ -3091,7 +3091,12 @@ func (c *Conn) onHasConnectionData() { c.scheduleSending() }
 func (c *Conn) onHasStreamData(id protocol.StreamID, str *SendStream) {
 	c.framer.AddActiveStream(id, str)
 	if c.sendBatcher != nil {
-		c.sendBatcher.streamQueued()
+		str.mutex.Lock()
+		finished := str.finishedWriting
+		str.mutex.Unlock()
+		if finished {
+			c.sendBatcher.streamFinished()
+		}
 	}
 	c.scheduleSending()
 }

@@ -14,15 +14,18 @@ import (
 // groups: the peer got nothing until the whole group was answered, then
 // all of it, and each side idled while the other worked through its group
 // (docs/results/hit-profile.md). So the run loop also packs as soon as
-// packAfterStreams streams were given data since it last packed: the first
-// responses of a group leave while the rest are still being made. After
-// 2 streams the extra sends cost more than they saved; 3, 4 and 6 gained
-// alike on 2 KB hits, 6 with the fewest sends.
-const packAfterStreams = 6
+// packAfterFinishedStreams streams were finished (their FIN queued: on an
+// HTTP/3 server, responses complete) since it last packed: the first
+// responses of a group leave while the rest are still being made. One
+// response at a time cost more sends than it saved; 2 and 3 gained alike
+// on 2 KB hits, 3 with the fewest sends. Streams written without being
+// finished (WebTransport's, whose writers batch their own writes) do not
+// count: packing early split those batches (fan-out's delay p99 rose).
+const packAfterFinishedStreams = 3
 
 type sendBatcher struct {
-	queued   atomic.Int32  // streams given data since the last pack
-	full     chan struct{} // packAfterStreams streams were given data
+	finished atomic.Int32  // streams finished since the last pack
+	full     chan struct{} // packAfterFinishedStreams streams were finished
 	yieldReq chan struct{} // to yielder: yield once, then send on yielded
 	yielded  chan struct{}
 }
@@ -39,7 +42,7 @@ func newSendBatcher() *sendBatcher {
 // the global run queue, which Go's scheduler takes from when the processor's
 // own queue is empty, so it reports once the goroutines runnable before it
 // have run. The run loop waits on that report rather than yielding itself,
-// so that streamQueued can wake it earlier.
+// so that streamFinished can wake it earlier.
 func (b *sendBatcher) yielder(done <-chan struct{}) {
 	for {
 		select {
@@ -55,9 +58,9 @@ func (b *sendBatcher) yielder(done <-chan struct{}) {
 	}
 }
 
-// streamQueued is called when a stream is given data to send.
-func (b *sendBatcher) streamQueued() {
-	if b.queued.Add(1) == packAfterStreams {
+// streamFinished is called when a stream's FIN is queued.
+func (b *sendBatcher) streamFinished() {
+	if b.finished.Add(1) == packAfterFinishedStreams {
 		select {
 		case b.full <- struct{}{}:
 		default:
@@ -66,8 +69,8 @@ func (b *sendBatcher) streamQueued() {
 }
 
 // wait returns true when the run loop should pack: once the goroutines
-// runnable now have run, or once packAfterStreams streams were given data
-// since the last pack. It returns false if closeChan fires first. Signals
+// runnable now have run, or once packAfterFinishedStreams streams were
+// finished since the last pack. It returns false if closeChan fires first. Signals
 // left over from an earlier wait are dropped first.
 func (b *sendBatcher) wait(closeChan <-chan struct{}) bool {
 	select {
@@ -78,7 +81,7 @@ func (b *sendBatcher) wait(closeChan <-chan struct{}) bool {
 	case <-b.yielded:
 	default:
 	}
-	if b.queued.Load() >= packAfterStreams {
+	if b.finished.Load() >= packAfterFinishedStreams {
 		return true
 	}
 	select {
@@ -95,4 +98,4 @@ func (b *sendBatcher) wait(closeChan <-chan struct{}) bool {
 }
 
 // packing is called when the run loop packs what was queued.
-func (b *sendBatcher) packing() { b.queued.Store(0) }
+func (b *sendBatcher) packing() { b.finished.Store(0) }

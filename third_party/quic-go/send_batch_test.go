@@ -6,22 +6,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A server's run loop packs once packAfterStreams streams were given data,
+// A server's run loop packs once packAfterFinishedStreams streams were finished,
 // without waiting for the goroutines runnable before it (lastmile patch).
 func TestSendBatcherPacksAfterEnoughStreams(t *testing.T) {
 	b := newSendBatcher() // no yielder: only the streams can end a wait
 	closed := make(chan struct{}, 1)
 	closed <- struct{}{}
-	for range packAfterStreams - 1 {
-		b.streamQueued()
+	for range packAfterFinishedStreams - 1 {
+		b.streamFinished()
 	}
-	require.False(t, b.wait(closed), "packed before packAfterStreams streams had data")
+	require.False(t, b.wait(closed), "packed before packAfterFinishedStreams streams were finished")
 
 	b.packing()
 	done := make(chan bool)
 	go func() { done <- b.wait(make(chan struct{})) }()
-	for range packAfterStreams {
-		b.streamQueued()
+	for range packAfterFinishedStreams {
+		b.streamFinished()
 	}
 	require.True(t, <-done)
 }
@@ -32,7 +32,7 @@ func TestSendBatcherPacksAfterYielding(t *testing.T) {
 	stop := make(chan struct{})
 	defer close(stop)
 	go b.yielder(stop)
-	b.streamQueued()
+	b.streamFinished()
 	require.True(t, b.wait(make(chan struct{})))
 	b.packing()
 	require.True(t, b.wait(make(chan struct{})), "a second wait gets its own yield")
