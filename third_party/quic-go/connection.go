@@ -179,6 +179,7 @@ type Conn struct {
 
 	notifyReceivedPacket chan struct{}
 	sendingScheduled     chan struct{}
+	sendBatcher          *sendBatcher // servers only (lastmile patch)
 	receivedPacketMx     sync.Mutex
 	receivedPackets      ringbuffer.RingBuffer[receivedPacket]
 
@@ -555,6 +556,9 @@ func (c *Conn) preSetup() {
 	c.notifyReceivedPacket = make(chan struct{}, 1)
 	c.closeChan = make(chan struct{}, 1)
 	c.sendingScheduled = make(chan struct{}, 1)
+	if c.perspective == protocol.PerspectiveServer {
+		c.sendBatcher = newSendBatcher()
+	}
 	c.handshakeCompleteChan = make(chan struct{})
 
 	now := monotime.Now()
@@ -596,6 +600,9 @@ func (c *Conn) run() (err error) {
 			c.destroyImpl(err)
 		}
 	}()
+	if c.sendBatcher != nil {
+		go c.sendBatcher.yielder(c.ctx.Done())
+	}
 
 	if c.perspective == protocol.PerspectiveClient {
 		c.scheduleSending() // so the ClientHello actually gets sent
@@ -672,8 +679,16 @@ runLoop:
 				// us) then queue their data first, and one pass packs it
 				// all into full packets and one GSO batch instead of a
 				// send per response. With nothing else runnable this is
-				// one trip through the scheduler.
-				runtime.Gosched()
+				// one trip through the scheduler. A server packs early
+				// too (send_batch.go).
+				if c.sendBatcher == nil {
+					runtime.Gosched()
+				} else {
+					if !c.sendBatcher.wait(c.closeChan) {
+						break runLoop
+					}
+					c.sendBatcher.packing()
+				}
 			case <-sendQueueAvailable:
 			case <-c.notifyReceivedPacket:
 				wasProcessed, err := c.handlePackets()
@@ -3075,6 +3090,14 @@ func (c *Conn) onHasConnectionData() { c.scheduleSending() }
 
 func (c *Conn) onHasStreamData(id protocol.StreamID, str *SendStream) {
 	c.framer.AddActiveStream(id, str)
+	if c.sendBatcher != nil {
+		str.mutex.Lock()
+		finished := str.finishedWriting
+		str.mutex.Unlock()
+		if finished {
+			c.sendBatcher.streamFinished()
+		}
+	}
 	c.scheduleSending()
 }
 

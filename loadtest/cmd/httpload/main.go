@@ -40,6 +40,12 @@ type result struct {
 	P50Ms      float64 `json:"p50_ms"`
 	P99Ms      float64 `json:"p99_ms"`
 	BytesTotal int64   `json:"bytes"`
+	// Over HTTP/3, the QUIC packets and their bytes each way over the
+	// measured run, per response (what the server's sends cost the client).
+	PacketsInPerResponse  float64 `json:"packets_in_per_response,omitempty"`
+	PacketsOutPerResponse float64 `json:"packets_out_per_response,omitempty"`
+	BytesInPerResponse    float64 `json:"bytes_in_per_response,omitempty"`
+	BytesOutPerResponse   float64 `json:"bytes_out_per_response,omitempty"`
 }
 
 func main() {
@@ -76,8 +82,9 @@ func main() {
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: *insecure}
 	clients := make([]*http.Client, 0, *conns)
+	var quicConns quicConns
 	for range max(1, *conns) {
-		clients = append(clients, &http.Client{Transport: transport(*proto, tlsConf, *conc), Timeout: 30 * time.Second})
+		clients = append(clients, &http.Client{Transport: transport(*proto, tlsConf, *conc, &quicConns), Timeout: 30 * time.Second})
 	}
 	run := func(d time.Duration, n int64) result {
 		ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -136,8 +143,16 @@ func main() {
 		f := startWriting(*traceFile, trace.Start)
 		time.AfterFunc(200*time.Millisecond, func() { trace.Stop(); f.Close() })
 	}
+	before := quicConns.stats()
 	res := run(*dur, *maxReq)
 	pprof.StopCPUProfile()
+	if after := quicConns.stats(); res.Requests > 0 && after.PacketsReceived > 0 {
+		n := float64(res.Requests)
+		res.PacketsInPerResponse = float64(after.PacketsReceived-before.PacketsReceived) / n
+		res.PacketsOutPerResponse = float64(after.PacketsSent-before.PacketsSent) / n
+		res.BytesInPerResponse = float64(after.BytesReceived-before.BytesReceived) / n
+		res.BytesOutPerResponse = float64(after.BytesSent-before.BytesSent) / n
+	}
 	_ = json.NewEncoder(os.Stdout).Encode(res)
 	if res.Errors > 0 {
 		os.Exit(1)
@@ -157,10 +172,41 @@ func startWriting(path string, start func(io.Writer) error) *os.File {
 	return f
 }
 
-func transport(proto string, tlsConf *tls.Config, conc int) http.RoundTripper {
+// quicConns keeps the HTTP/3 connections the transports dial, for their
+// packet counts.
+type quicConns struct {
+	mu    sync.Mutex
+	conns []*quic.Conn
+}
+
+func (q *quicConns) dial(ctx context.Context, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
+	c, err := quic.DialAddrEarly(ctx, addr, tlsConf, conf)
+	if err == nil {
+		q.mu.Lock()
+		q.conns = append(q.conns, c)
+		q.mu.Unlock()
+	}
+	return c, err
+}
+
+// stats sums the connections' packet and byte counts.
+func (q *quicConns) stats() (sum quic.ConnectionStats) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, c := range q.conns {
+		s := c.ConnectionStats()
+		sum.PacketsSent += s.PacketsSent
+		sum.PacketsReceived += s.PacketsReceived
+		sum.BytesSent += s.BytesSent
+		sum.BytesReceived += s.BytesReceived
+	}
+	return sum
+}
+
+func transport(proto string, tlsConf *tls.Config, conc int, quicConns *quicConns) http.RoundTripper {
 	switch proto {
 	case "h3":
-		return &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: &quic.Config{MaxIncomingStreams: int64(conc) * 2}}
+		return &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: &quic.Config{MaxIncomingStreams: int64(conc) * 2}, Dial: quicConns.dial}
 	case "h2":
 		return &http.Transport{TLSClientConfig: tlsConf, ForceAttemptHTTP2: true, MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
 	default:

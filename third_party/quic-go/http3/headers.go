@@ -39,8 +39,11 @@ type header struct {
 	// parsed and deduplicated. -1 if no Content-Length header is sent
 	ContentLength int64
 	// all non-pseudo headers.
-	// Some pseudo-header keys with nil values are temporarily added to track presence.
 	Headers http.Header
+	// Which of these pseudo headers were received (lastmile patch: upstream
+	// added them to Headers with nil values, and requestFromHeaders looked
+	// them up and deleted them again: six map operations per request).
+	hasPath, hasAuthority, hasScheme, hasProtocol bool
 }
 
 // connection-specific header fields must not be sent on HTTP/3
@@ -87,24 +90,24 @@ func parseHeaders(decodeFn qpack.DecodeFunc, isRequest bool, sizeLimit int, head
 			var isDuplicatePseudoHeader bool // pseudo headers are allowed to appear exactly once
 			switch h.Name {
 			case ":path":
-				_, isDuplicatePseudoHeader = hdr.Headers[h.Name]
-				hdr.Headers[h.Name] = nil
+				isDuplicatePseudoHeader = hdr.hasPath
+				hdr.hasPath = true
 				hdr.Path = h.Value
 			case ":method":
 				isDuplicatePseudoHeader = hasMethod
 				hasMethod = true
 				hdr.Method = h.Value
 			case ":authority":
-				_, isDuplicatePseudoHeader = hdr.Headers[h.Name]
-				hdr.Headers[h.Name] = nil
+				isDuplicatePseudoHeader = hdr.hasAuthority
+				hdr.hasAuthority = true
 				hdr.Authority = h.Value
 			case ":protocol": // RFC 9220
-				_, isDuplicatePseudoHeader = hdr.Headers[h.Name]
-				hdr.Headers[h.Name] = nil
+				isDuplicatePseudoHeader = hdr.hasProtocol
+				hdr.hasProtocol = true
 				hdr.Protocol = h.Value
 			case ":scheme":
-				_, isDuplicatePseudoHeader = hdr.Headers[h.Name]
-				hdr.Headers[h.Name] = nil
+				isDuplicatePseudoHeader = hdr.hasScheme
+				hdr.hasScheme = true
 				// URI schemes are case-insensitive and canonically lowercase, see section 3.1 of RFC 3986
 				hdr.Scheme = strings.ToLower(h.Value)
 			case ":status":
@@ -244,14 +247,7 @@ func requestFromHeaders(decodeFn qpack.DecodeFunc, sizeLimit int, headerFields *
 	if err != nil {
 		return nil, err
 	}
-	_, hasPath := hdr.Headers[":path"]
-	_, hasAuthority := hdr.Headers[":authority"]
-	_, hasScheme := hdr.Headers[":scheme"]
-	_, hasProtocol := hdr.Headers[":protocol"]
-	delete(hdr.Headers, ":path")
-	delete(hdr.Headers, ":authority")
-	delete(hdr.Headers, ":scheme")
-	delete(hdr.Headers, ":protocol")
+	hasPath, hasAuthority, hasScheme, hasProtocol := hdr.hasPath, hdr.hasAuthority, hdr.hasScheme, hdr.hasProtocol
 
 	if hdr.Method == "" {
 		return nil, errors.New(":method must not be empty")
