@@ -100,6 +100,10 @@ const (
 	// randomLossMinPackets is the least a round must carry, in packets, to
 	// measure the path's random loss rate.
 	randomLossMinPackets = 8
+	// queuedMinExcess is the least a round's fastest packet must exceed
+	// min_rtt by to count as queued (lossRound.queued), whatever the
+	// jitter estimate: an estimate below it changes no decision.
+	queuedMinExcess = 2 * time.Millisecond
 	// randomLossGain is the moving average's gain for the path's random
 	// loss, once eight rounds have measured it.
 	randomLossGain = 1.0 / 8

@@ -183,13 +183,13 @@ func (r *lossRound) lossRate() float64 {
 }
 
 // queued reports whether even the fastest packet of the round waited in a
-// queue: its RTT exceeded min_rtt by an eighth (2 ms at least) and by more
-// than the path's jitter explains.
+// queue: its RTT exceeded min_rtt by an eighth (queuedMinExcess at least)
+// and by more than the path's jitter explains.
 func (r *lossRound) queued(minRTT time.Duration) bool {
 	if r.minRTT == 0 || minRTT == noRTT {
 		return false
 	}
-	return r.minRTT > minRTT+max(minRTT/8, 2*time.Millisecond, r.jitter)
+	return r.minRTT > minRTT+max(minRTT/8, queuedMinExcess, r.jitter)
 }
 
 // closeLossRound ends a loss round: its ECN account, and the estimate of
