@@ -40,7 +40,27 @@ func TestSendBatcherPacksAfterYielding(t *testing.T) {
 
 func TestSendBatcherWaitEndsOnClose(t *testing.T) {
 	b := newSendBatcher()
+	b.streamFinished() // answering: the wait is for the yielder, which never reports
 	closeChan := make(chan struct{}, 1)
 	closeChan <- struct{}{}
 	require.False(t, b.wait(closeChan))
+}
+
+// A connection that finishes no streams (WebTransport sessions) yields in
+// the run loop and packs, without the yielder; once a pack carried a
+// finished stream, its next wait is the yielder's.
+func TestSendBatcherYieldsInlineWhileNotAnswering(t *testing.T) {
+	b := newSendBatcher() // no yielder: a wait for it would never end
+	closed := make(chan struct{}, 1)
+	closed <- struct{}{}
+	require.True(t, b.wait(closed), "a connection without finished streams waited for the yielder")
+	b.packing()
+
+	b.streamFinished()
+	require.False(t, b.wait(closed), "a finished stream did not send the wait to the yielder")
+	b.packing()
+	closed <- struct{}{}
+	require.False(t, b.wait(closed), "after a pack with a finished stream, the next wait is not the yielder's")
+	b.packing()
+	require.True(t, b.wait(closed), "a pack without finished streams left the connection answering")
 }
