@@ -40,7 +40,28 @@ func TestSendBatcherPacksAfterYielding(t *testing.T) {
 
 func TestSendBatcherWaitEndsOnClose(t *testing.T) {
 	b := newSendBatcher()
+	b.streamFinished() // answering: the wait is for the yielder, which never reports
 	closeChan := make(chan struct{}, 1)
 	closeChan <- struct{}{}
 	require.False(t, b.wait(closeChan))
+}
+
+// A connection that has finished no stream (WebTransport sessions) yields
+// in the run loop and packs, without the yielder; once a pack carried a
+// finished stream, its waits are the yielder's, also after packs without.
+func TestSendBatcherYieldsInlineUntilAnswering(t *testing.T) {
+	b := newSendBatcher() // no yielder: a wait for it would never end
+	closed := make(chan struct{}, 1)
+	closed <- struct{}{}
+	require.True(t, b.wait(closed), "a connection without finished streams waited for the yielder")
+	b.packing()
+
+	b.streamFinished()
+	require.False(t, b.wait(closed), "a finished stream did not send the wait to the yielder")
+	b.packing()
+	closed <- struct{}{}
+	require.False(t, b.wait(closed), "after a pack with a finished stream, the next wait is not the yielder's")
+	b.packing()
+	closed <- struct{}{}
+	require.False(t, b.wait(closed), "a pack with only ACKs made the connection yield inline again")
 }
