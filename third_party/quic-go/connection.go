@@ -600,9 +600,6 @@ func (c *Conn) run() (err error) {
 			c.destroyImpl(err)
 		}
 	}()
-	if c.sendBatcher != nil {
-		go c.sendBatcher.yielder(c.ctx.Done())
-	}
 
 	if c.perspective == protocol.PerspectiveClient {
 		c.scheduleSending() // so the ClientHello actually gets sent
@@ -687,7 +684,7 @@ runLoop:
 					if !c.sendBatcher.wait(c.closeChan) {
 						break runLoop
 					}
-					c.sendBatcher.packing()
+					c.sendBatcher.packing(c.ctx.Done())
 				}
 			case <-sendQueueAvailable:
 			case <-c.notifyReceivedPacket:

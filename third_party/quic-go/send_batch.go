@@ -22,11 +22,12 @@ import (
 // finished (WebTransport's, whose writers batch their own writes) do not
 // count: packing early split those batches (fan-out's delay p99 rose).
 // A connection that has finished no stream yet (WebTransport sessions
-// only) yields once in the run loop, as a client does: the handoff to the
-// yielder and back cost fan-out's 625 connections 4-6 ms at p50. Once it
-// has finished one, it stays an answering connection: packs that carry
-// only ACKs come between its responses, and yielding inline after them
-// lost the early pack (HTTP/3 hits 0.93x).
+// only) yields once in the run loop, as a client does, and has no yielder:
+// the handoff to the yielder and back cost fan-out's 625 connections 4-6 ms
+// at p50. Its first pack that carries a finished stream starts the yielder,
+// and it stays an answering connection: packs that carry only ACKs come
+// between its responses, and yielding inline after them lost the early pack
+// (HTTP/3 hits 0.93x).
 const packAfterFinishedStreams = 3
 
 type sendBatcher struct {
@@ -35,8 +36,8 @@ type sendBatcher struct {
 	yieldReq chan struct{} // to yielder: yield once, then send on yielded
 	yielded  chan struct{}
 	// answering: a pack carried a finished stream, so this connection
-	// answers requests and more may finish while it waits. Only the run
-	// loop reads and writes it.
+	// answers requests, more may finish while it waits, and its yielder
+	// runs. Only the run loop reads and writes it.
 	answering bool
 }
 
@@ -80,11 +81,11 @@ func (b *sendBatcher) streamFinished() {
 
 // wait returns true when the run loop should pack: once the goroutines
 // runnable now have run, or once packAfterFinishedStreams streams were
-// finished since the last pack; on a connection that has not answered a
-// request yet, after one yield. It returns false if closeChan fires first. Signals
+// finished since the last pack; on a connection that is not answering,
+// after one yield of its own. It returns false if closeChan fires first. Signals
 // left over from an earlier wait are dropped first.
 func (b *sendBatcher) wait(closeChan <-chan struct{}) bool {
-	if !b.answering && b.finished.Load() == 0 {
+	if !b.answering {
 		runtime.Gosched()
 		return true
 	}
@@ -112,9 +113,11 @@ func (b *sendBatcher) wait(closeChan <-chan struct{}) bool {
 	return true
 }
 
-// packing is called when the run loop packs what was queued.
-func (b *sendBatcher) packing() {
-	if b.finished.Swap(0) > 0 {
+// packing is called when the run loop packs what was queued. The first pack
+// with a finished stream starts the yielder, which ends with done.
+func (b *sendBatcher) packing(done <-chan struct{}) {
+	if b.finished.Swap(0) > 0 && !b.answering {
 		b.answering = true
+		go b.yielder(done)
 	}
 }

@@ -2,6 +2,7 @@ package quic
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -9,7 +10,8 @@ import (
 // A server's run loop packs once packAfterFinishedStreams streams were finished,
 // without waiting for the goroutines runnable before it (lastmile patch).
 func TestSendBatcherPacksAfterEnoughStreams(t *testing.T) {
-	b := newSendBatcher() // no yielder: only the streams can end a wait
+	b := newSendBatcher()
+	b.answering = true // without its yielder: only the streams can end a wait
 	closed := make(chan struct{}, 1)
 	closed <- struct{}{}
 	for range packAfterFinishedStreams - 1 {
@@ -17,7 +19,7 @@ func TestSendBatcherPacksAfterEnoughStreams(t *testing.T) {
 	}
 	require.False(t, b.wait(closed), "packed before packAfterFinishedStreams streams were finished")
 
-	b.packing()
+	b.finished.Store(0)
 	done := make(chan bool)
 	go func() { done <- b.wait(make(chan struct{})) }()
 	for range packAfterFinishedStreams {
@@ -26,42 +28,34 @@ func TestSendBatcherPacksAfterEnoughStreams(t *testing.T) {
 	require.True(t, <-done)
 }
 
-// Without enough streams, the run loop packs once the yielder has yielded.
-func TestSendBatcherPacksAfterYielding(t *testing.T) {
-	b := newSendBatcher()
-	stop := make(chan struct{})
-	defer close(stop)
-	go b.yielder(stop)
-	b.streamFinished()
-	require.True(t, b.wait(make(chan struct{})))
-	b.packing()
-	require.True(t, b.wait(make(chan struct{})), "a second wait gets its own yield")
-}
-
-func TestSendBatcherWaitEndsOnClose(t *testing.T) {
-	b := newSendBatcher()
-	b.streamFinished() // answering: the wait is for the yielder, which never reports
-	closeChan := make(chan struct{}, 1)
-	closeChan <- struct{}{}
-	require.False(t, b.wait(closeChan))
-}
-
-// A connection that has finished no stream (WebTransport sessions) yields
-// in the run loop and packs, without the yielder; once a pack carried a
-// finished stream, its waits are the yielder's, also after packs without.
+// A connection that has finished no stream (WebTransport sessions only)
+// yields in the run loop and packs, without a yielder; its first pack with
+// a finished stream starts the yielder, and packs with only ACKs after it
+// leave the connection answering.
 func TestSendBatcherYieldsInlineUntilAnswering(t *testing.T) {
 	b := newSendBatcher() // no yielder: a wait for it would never end
 	closed := make(chan struct{}, 1)
 	closed <- struct{}{}
-	require.True(t, b.wait(closed), "a connection without finished streams waited for the yielder")
-	b.packing()
-
+	require.True(t, b.wait(closed), "a connection without finished streams waited for a yielder")
 	b.streamFinished()
-	require.False(t, b.wait(closed), "a finished stream did not send the wait to the yielder")
-	b.packing()
-	closed <- struct{}{}
-	require.False(t, b.wait(closed), "after a pack with a finished stream, the next wait is not the yielder's")
-	b.packing()
-	closed <- struct{}{}
-	require.False(t, b.wait(closed), "a pack with only ACKs made the connection yield inline again")
+	require.True(t, b.wait(closed), "the first finished stream waited for a yielder that is not started")
+
+	stop := make(chan struct{})
+	defer close(stop)
+	giveUp := make(chan struct{}) // ends a wait that no yielder would end
+	defer time.AfterFunc(10*time.Second, func() { close(giveUp) }).Stop()
+	b.packing(stop)
+	require.True(t, b.answering, "a pack with a finished stream left the connection not answering")
+	require.True(t, b.wait(giveUp), "the yielder was not started")
+	b.packing(stop)
+	require.True(t, b.answering, "a pack with only ACKs made the connection yield inline again")
+	require.True(t, b.wait(giveUp), "a second wait gets its own yield")
+}
+
+func TestSendBatcherWaitEndsOnClose(t *testing.T) {
+	b := newSendBatcher()
+	b.answering = true // without its yielder, which would report
+	closeChan := make(chan struct{}, 1)
+	closeChan <- struct{}{}
+	require.False(t, b.wait(closeChan))
 }
