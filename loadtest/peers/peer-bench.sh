@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cache hits of cacheable 2 KB responses from lastmile, nginx 1.26
 # proxy_cache, Varnish, Caddy with cache-handler (Souin), Caddy's own
-# `respond` and go-net-http (loadtest/peers/gohttp: Go's net/http alone
+# `respond` in lastmile's binary and in caddy-core (loadtest/peers/caddycore:
+# Caddy with only the modules a site over HTTPS needs, the floor under any
+# server built on Caddy) and go-net-http (loadtest/peers/gohttp: Go's net/http alone
 # answering the keys from a map with the fields of lastmile's hits, the
 # ceiling for a Go edge; HTTP/1.1 and HTTP/2, no HTTP/3), the server on
 # core 0 and a C load generator on core 1: wrk for HTTP/1.1 (plain,
@@ -57,6 +59,7 @@ go build -o "$bin/lastmile" ./edge
 go build -o "$bin/httpload" ./loadtest/cmd/httpload
 go build -o "$bin/peer-origin" ./loadtest/peers/origin
 go build -o "$bin/go-net-http" ./loadtest/peers/gohttp
+go build -o "$bin/caddy-core" ./loadtest/peers/caddycore
 
 tmp=$(mktemp -d)
 (cd loadtest/peers/cachehandler && go build -o "$tmp/caddy-cache-handler" .)
@@ -74,7 +77,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
 start taskset -c 0 "$bin/peer-origin" -addr 127.0.0.1:19080
 body=$(curl -s --retry 20 --retry-connrefused --retry-delay 0 http://127.0.0.1:19080/item)
 # name h1-port tls-port (h2 over TCP, h3 over UDP on the same number)
-servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "cache-handler 18104 18204" "caddy-respond 18105 18205" "go-net-http 18107 18207")
+servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "cache-handler 18104 18204" "caddy-respond 18105 18205" "caddy-core 18108 18208" "go-net-http 18107 18207")
 [ -n "$BASE" ] && servers=("lastmile-base 18106 18206" "${servers[@]}")
 if [ -n "$ONLY" ]; then
 	only=()
@@ -120,6 +123,11 @@ edge_config 18105 18205 "header Content-Type application/json
 		protocols h1 h2
 	}
 	quic" >"$tmp/caddy-respond.Caddyfile"
+edge_config 18108 18208 "header Content-Type application/json
+	header Cache-Control \"public, max-age=86400\"
+	respond \`$body\`" "servers {
+		protocols h1 h2 h3
+	}" >"$tmp/caddy-core.Caddyfile"
 # Souin's defaults: its in-memory store, the response's own max-age.
 edge_config 18104 18204 "cache
 	reverse_proxy 127.0.0.1:19080" "cache
@@ -169,9 +177,9 @@ NGINX
 # first touch. From the linker's file the edge's RSS at rest counts 74 MiB
 # of its executable, from a copy 45 (docs/BENCHMARKS.md, "Peak RSS").
 mkdir "$tmp/run"
-cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$bin/go-net-http" "$tmp/run/"
+cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$bin/caddy-core" "$bin/go-net-http" "$tmp/run/"
 [ -n "$BASE" ] && cp "$bin/lastmile-base" "$tmp/run/"
-declare -A cmd=([lastmile]="$tmp/run/lastmile" [lastmile-base]="$tmp/run/lastmile-base" [caddy-respond]="$tmp/run/lastmile" [cache-handler]="$tmp/run/caddy-cache-handler")
+declare -A cmd=([lastmile]="$tmp/run/lastmile" [lastmile-base]="$tmp/run/lastmile-base" [caddy-respond]="$tmp/run/lastmile" [caddy-core]="$tmp/run/caddy-core" [cache-handler]="$tmp/run/caddy-cache-handler")
 for s in "${servers[@]}"; do
 	name=${s%% *}
 	case $name in
@@ -293,7 +301,7 @@ table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h2 p99 ms | h3 req
 f = lambda x, fmt: "-" if x is None else format(x, fmt)
 r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
 for k in keys:
-    for n in ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond"):
+    for n in ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond", "caddy-core"):
         if (n, k, "h1") not in v:
             continue
         h1, h1p, h2, h2p, h3, h3p = mean(n, k, "h1"), mean(n, k, "h1", 1), mean(n, k, "h2"), mean(n, k, "h2", 1), mean(n, k, "h3"), mean(n, k, "h3", 1)
