@@ -211,13 +211,19 @@ warm() { # base-url keys: fetch every key once, so the runs are all hits
 pid_of() { # the server process listening on port $1
 	ss -Htlnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | tail -1
 }
+memory() { # name keys phase h1-port: the server's resident and anonymous KiB now
+	echo -e "$1\t$2\tmem-$3\t$(awk '/^VmRSS/ {r = $2} /^RssAnon/ {a = $2} END {print r "\t" a}' "/proc/$(pid_of "$4")/status")" >>"$results"
+}
+results="$tmp/results.tsv"
 for s in "${servers[@]}"; do
 	read -r name p1 p2 <<<"$s"
 	for _ in $(seq 100); do curl -sf "http://localhost:$p1/item" -o /dev/null && break; sleep 0.1; done
 	curl -sf "http://localhost:$p1/item" -o /dev/null || { echo "$name did not start:" >&2; cat "$tmp"/servers.log "$tmp"/nginx-error.log >&2 2>/dev/null; exit 1; }
+	memory "$name" - rest "$p1"
 	for k in $KEYS; do
 		warm "http://localhost:$p1" "$k"
 		[ "$p2" != - ] && warm "https://localhost:$p2" "$k"
+		memory "$name" "$k" warm "$p1"
 	done
 done
 profile() { # server keys proto: a CPU profile over this run, in the background
@@ -231,7 +237,6 @@ profiled() { # waits for the profile that profile started, if any (not for the s
 	profiling=
 }
 profiling=
-results="$tmp/results.tsv"
 for round in $(seq "$ROUNDS"); do
 	for k in $KEYS; do
 		if [ "$k" = 1 ]; then
@@ -248,6 +253,7 @@ for round in $(seq "$ROUNDS"); do
 			rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
 			p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) sub(/ms/,"",v); else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}' <<<"$out")
 			echo -e "$name\t$k\th1\t$rps\t$p99" >>"$results"
+			memory "$name" "$k" h1 "$p1"
 			if [ "$p2" != - ]; then
 				profile "$name" "$k" h2
 				# h2load takes the scheme, host and port from its first URI
@@ -265,12 +271,14 @@ for round in $(seq "$ROUNDS"); do
 				# p99 of the per-request times h2load logs (microseconds to the end of the response)
 				p99=$(cut -f3 "$tmp/h2.log" | sort -n | awk '{t[NR] = $1} END {if (NR) printf "%.2f", t[int(NR * 0.99 + 0.5)] / 1000}')
 				echo -e "$name\t$k\th2\t$rps\t$p99" >>"$results"
+				memory "$name" "$k" h2 "$p1"
 			fi
 			if [ "$p2" != - ] && [ "$name" != go-net-http ]; then
 				profile "$name" "$k" h3
 				out=$(taskset -c 1 "$bin/httpload" -proto h3 "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
 				profiled
 				echo -e "$name\t$k\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
+				memory "$name" "$k" h3 "$p1"
 			fi
 			pid=$(pid_of "$p1")
 			echo -e "$name\t$k\trss\t$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")\t" >>"$results"
@@ -288,7 +296,7 @@ v = collections.defaultdict(list)
 keys = []
 for line in open(results):
     name, k, kind, a, b = (line.rstrip("\n").split("\t") + ["", ""])[:5]
-    keys += [k] if k not in keys else []
+    keys += [k] if k not in keys and k != "-" else []
     if a:
         v[name, k, kind].append((float(a), float(b) if b else None))
 def mean(name, k, kind, i=0):
@@ -300,8 +308,9 @@ table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h2 p99 ms | h3 req
          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if gohttp else "")]
 f = lambda x, fmt: "-" if x is None else format(x, fmt)
 r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
+order = ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond", "caddy-core")
 for k in keys:
-    for n in ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond", "caddy-core"):
+    for n in order:
         if (n, k, "h1") not in v:
             continue
         h1, h1p, h2, h2p, h3, h3p = mean(n, k, "h1"), mean(n, k, "h1", 1), mean(n, k, "h2"), mean(n, k, "h2", 1), mean(n, k, "h3"), mean(n, k, "h3", 1)
@@ -310,6 +319,18 @@ for k in keys:
         table.append(f"| {n} | {int(k):,} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h2p, '.2f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
                      f"{r(h1, mean('nginx', k, 'h1'))} | {r(h2, mean('nginx', k, 'h2'))} | {r(h3, mean('nginx', k, 'h3'))} | {r(h3, h2)} | "
                      + (f"{r(h1, mean('go-net-http', k, 'h1'))} | {r(h2, mean('go-net-http', k, 'h2'))} | " if gohttp else "") + f"{org:.0f} |")
+# Memory by phase: resident (anonymous) MiB at rest, after the warm-up,
+# and after each protocol's run (the highest over the rounds).
+memory = ["", "Resident memory in MiB, anonymous in brackets (the rest is the executable's pages), at rest after start-up, after the warm-up, and after each protocol's run (the highest over the rounds):", "",
+          "| server | keys | at rest | warmed | after h1 | after h2 | after h3 |", "|---|---|---|---|---|---|---|"]
+def mem(n, k, phase):
+    xs = v.get((n, k, "mem-" + phase), [])
+    return "-" if not xs else "%.0f (%.0f)" % (max(x[0] for x in xs) / 1024, max(x[1] for x in xs) / 1024)
+for k in keys:
+    for n in order:
+        if (n, k, "h1") in v:
+            memory.append(f"| {n} | {int(k):,} | {mem(n, '-', 'rest')} | {mem(n, k, 'warm')} | {mem(n, k, 'h1')} | {mem(n, k, 'h2')} | {mem(n, k, 'h3')} |")
+table += memory
 print("\n".join(table))
 if write == "1":
     block = "\n".join(["<!-- peer-bench:begin (written by loadtest/peers/peer-bench.sh) -->",
