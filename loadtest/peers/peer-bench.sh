@@ -19,7 +19,8 @@
 # PROFILE=<dir> writes a CPU profile of lastmile, lastmile-base (from
 # their admin endpoints' /debug/pprof) and go-net-http over each HTTP/1.1,
 # HTTP/2 and HTTP/3 run of the first round, DUR minus 1 s long, as
-# <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
+# <dir>/<server>-<keys>-<h1|h2|h3>.pprof. SERVER_GOGC=<n> runs the Go
+# servers (not the Go client, httpload, which sets its own) with GOGC=<n>.
 # Prints a markdown table (req/s, p99 where the client reports it or, for
 # h2load, from its per-request log, peak RSS of the server run from a copy
 # of its executable, ratios to nginx and, when it ran, to go-net-http)
@@ -35,7 +36,7 @@
 #   DUR=11s ROUNDS=1 KEYS=1000 BASE=1a1ebe8 ONLY="lastmile-base lastmile" PROFILE=/tmp/prof loadtest/peers/peer-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-} KEYS=${KEYS:-1 1000} ONLY=${ONLY:-} PROFILE=${PROFILE:-}
+DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-} KEYS=${KEYS:-1 1000} ONLY=${ONLY:-} PROFILE=${PROFILE:-} SERVER_GOGC=${SERVER_GOGC:-}
 bin=$PWD/loadtest/bin
 mkdir -p "$bin"
 need=()
@@ -180,14 +181,16 @@ mkdir "$tmp/run"
 cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$bin/caddy-core" "$bin/go-net-http" "$tmp/run/"
 [ -n "$BASE" ] && cp "$bin/lastmile-base" "$tmp/run/"
 declare -A cmd=([lastmile]="$tmp/run/lastmile" [lastmile-base]="$tmp/run/lastmile-base" [caddy-respond]="$tmp/run/lastmile" [caddy-core]="$tmp/run/caddy-core" [cache-handler]="$tmp/run/caddy-cache-handler")
+server_env=()
+[ -n "$SERVER_GOGC" ] && server_env=("GOGC=$SERVER_GOGC")
 for s in "${servers[@]}"; do
 	name=${s%% *}
 	case $name in
 	nginx) start taskset -c 0 "$nginx" -c "$tmp/nginx.conf" -p "$tmp" -g 'daemon off;' ;;
-	go-net-http) start taskset -c 0 "$tmp/run/go-net-http" -http 127.0.0.1:18107 -https 127.0.0.1:18207 -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
+	go-net-http) start env "${server_env[@]}" taskset -c 0 "$tmp/run/go-net-http" -http 127.0.0.1:18107 -https 127.0.0.1:18207 -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
 		-origin http://127.0.0.1:19080 -keys 1000 -pprof localhost:18307 ;;
 	varnish) start taskset -c 0 varnishd -F -n "$tmp/varnish" -a 127.0.0.1:18103 -b 127.0.0.1:19080 -s malloc,256m -p thread_pools=1 ;;
-	*) XDG_DATA_HOME="$tmp/$name" XDG_CONFIG_HOME="$tmp/$name" start taskset -c 0 "${cmd[$name]}" run --config "$tmp/$name.Caddyfile" ;;
+	*) XDG_DATA_HOME="$tmp/$name" XDG_CONFIG_HOME="$tmp/$name" start env "${server_env[@]}" taskset -c 0 "${cmd[$name]}" run --config "$tmp/$name.Caddyfile" ;;
 	esac
 done
 # The 1,000-key workload's paths: a URI list for h2load, a config of
@@ -288,7 +291,7 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler), Go $(go env GOVERSION) net/http (go-net-http), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
-command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
+command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${SERVER_GOGC:+ SERVER_GOGC=$SERVER_GOGC}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
 python3 - "$results" "$WRITE" "$command" "$versions" <<'PY'
 import collections, datetime, re, statistics, sys
 results, write, command, versions = sys.argv[1:5]
