@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cache hits of cacheable 2 KB responses from lastmile, nginx 1.26
 # proxy_cache, Varnish, Caddy with cache-handler (Souin), Caddy's own
-# `respond` and go-net-http (loadtest/peers/gohttp: Go's net/http alone
+# `respond` in lastmile's binary and in caddy-core (loadtest/peers/caddycore:
+# Caddy with only the modules a site over HTTPS needs, the floor under any
+# server built on Caddy) and go-net-http (loadtest/peers/gohttp: Go's net/http alone
 # answering the keys from a map with the fields of lastmile's hits, the
 # ceiling for a Go edge; HTTP/1.1 and HTTP/2, no HTTP/3), the server on
 # core 0 and a C load generator on core 1: wrk for HTTP/1.1 (plain,
@@ -17,7 +19,8 @@
 # PROFILE=<dir> writes a CPU profile of lastmile, lastmile-base (from
 # their admin endpoints' /debug/pprof) and go-net-http over each HTTP/1.1,
 # HTTP/2 and HTTP/3 run of the first round, DUR minus 1 s long, as
-# <dir>/<server>-<keys>-<h1|h2|h3>.pprof.
+# <dir>/<server>-<keys>-<h1|h2|h3>.pprof. SERVER_GOGC=<n> runs the Go
+# servers (not the Go client, httpload, which sets its own) with GOGC=<n>.
 # Prints a markdown table (req/s, p99 where the client reports it or, for
 # h2load, from its per-request log, peak RSS of the server run from a copy
 # of its executable, ratios to nginx and, when it ran, to go-net-http)
@@ -33,7 +36,7 @@
 #   DUR=11s ROUNDS=1 KEYS=1000 BASE=1a1ebe8 ONLY="lastmile-base lastmile" PROFILE=/tmp/prof loadtest/peers/peer-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-} KEYS=${KEYS:-1 1000} ONLY=${ONLY:-} PROFILE=${PROFILE:-}
+DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-} KEYS=${KEYS:-1 1000} ONLY=${ONLY:-} PROFILE=${PROFILE:-} SERVER_GOGC=${SERVER_GOGC:-}
 bin=$PWD/loadtest/bin
 mkdir -p "$bin"
 need=()
@@ -57,6 +60,7 @@ go build -o "$bin/lastmile" ./edge
 go build -o "$bin/httpload" ./loadtest/cmd/httpload
 go build -o "$bin/peer-origin" ./loadtest/peers/origin
 go build -o "$bin/go-net-http" ./loadtest/peers/gohttp
+go build -o "$bin/caddy-core" ./loadtest/peers/caddycore
 
 tmp=$(mktemp -d)
 (cd loadtest/peers/cachehandler && go build -o "$tmp/caddy-cache-handler" .)
@@ -74,7 +78,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
 start taskset -c 0 "$bin/peer-origin" -addr 127.0.0.1:19080
 body=$(curl -s --retry 20 --retry-connrefused --retry-delay 0 http://127.0.0.1:19080/item)
 # name h1-port tls-port (h2 over TCP, h3 over UDP on the same number)
-servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "cache-handler 18104 18204" "caddy-respond 18105 18205" "go-net-http 18107 18207")
+servers=("lastmile 18101 18201" "nginx 18102 18202" "varnish 18103 -" "cache-handler 18104 18204" "caddy-respond 18105 18205" "caddy-core 18108 18208" "go-net-http 18107 18207")
 [ -n "$BASE" ] && servers=("lastmile-base 18106 18206" "${servers[@]}")
 if [ -n "$ONLY" ]; then
 	only=()
@@ -120,6 +124,11 @@ edge_config 18105 18205 "header Content-Type application/json
 		protocols h1 h2
 	}
 	quic" >"$tmp/caddy-respond.Caddyfile"
+edge_config 18108 18208 "header Content-Type application/json
+	header Cache-Control \"public, max-age=86400\"
+	respond \`$body\`" "servers {
+		protocols h1 h2 h3
+	}" >"$tmp/caddy-core.Caddyfile"
 # Souin's defaults: its in-memory store, the response's own max-age.
 edge_config 18104 18204 "cache
 	reverse_proxy 127.0.0.1:19080" "cache
@@ -169,17 +178,19 @@ NGINX
 # first touch. From the linker's file the edge's RSS at rest counts 74 MiB
 # of its executable, from a copy 45 (docs/BENCHMARKS.md, "Peak RSS").
 mkdir "$tmp/run"
-cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$bin/go-net-http" "$tmp/run/"
+cp "$bin/lastmile" "$tmp/caddy-cache-handler" "$bin/caddy-core" "$bin/go-net-http" "$tmp/run/"
 [ -n "$BASE" ] && cp "$bin/lastmile-base" "$tmp/run/"
-declare -A cmd=([lastmile]="$tmp/run/lastmile" [lastmile-base]="$tmp/run/lastmile-base" [caddy-respond]="$tmp/run/lastmile" [cache-handler]="$tmp/run/caddy-cache-handler")
+declare -A cmd=([lastmile]="$tmp/run/lastmile" [lastmile-base]="$tmp/run/lastmile-base" [caddy-respond]="$tmp/run/lastmile" [caddy-core]="$tmp/run/caddy-core" [cache-handler]="$tmp/run/caddy-cache-handler")
+server_env=()
+[ -n "$SERVER_GOGC" ] && server_env=("GOGC=$SERVER_GOGC")
 for s in "${servers[@]}"; do
 	name=${s%% *}
 	case $name in
 	nginx) start taskset -c 0 "$nginx" -c "$tmp/nginx.conf" -p "$tmp" -g 'daemon off;' ;;
-	go-net-http) start taskset -c 0 "$tmp/run/go-net-http" -http 127.0.0.1:18107 -https 127.0.0.1:18207 -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
+	go-net-http) start env "${server_env[@]}" taskset -c 0 "$tmp/run/go-net-http" -http 127.0.0.1:18107 -https 127.0.0.1:18207 -cert "$tmp/cert.pem" -key "$tmp/key.pem" \
 		-origin http://127.0.0.1:19080 -keys 1000 -pprof localhost:18307 ;;
 	varnish) start taskset -c 0 varnishd -F -n "$tmp/varnish" -a 127.0.0.1:18103 -b 127.0.0.1:19080 -s malloc,256m -p thread_pools=1 ;;
-	*) XDG_DATA_HOME="$tmp/$name" XDG_CONFIG_HOME="$tmp/$name" start taskset -c 0 "${cmd[$name]}" run --config "$tmp/$name.Caddyfile" ;;
+	*) XDG_DATA_HOME="$tmp/$name" XDG_CONFIG_HOME="$tmp/$name" start env "${server_env[@]}" taskset -c 0 "${cmd[$name]}" run --config "$tmp/$name.Caddyfile" ;;
 	esac
 done
 # The 1,000-key workload's paths: a URI list for h2load, a config of
@@ -203,13 +214,19 @@ warm() { # base-url keys: fetch every key once, so the runs are all hits
 pid_of() { # the server process listening on port $1
 	ss -Htlnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | tail -1
 }
+memory() { # name keys phase h1-port: the server's resident and anonymous KiB now
+	echo -e "$1\t$2\tmem-$3\t$(awk '/^VmRSS/ {r = $2} /^RssAnon/ {a = $2} END {print r "\t" a}' "/proc/$(pid_of "$4")/status")" >>"$results"
+}
+results="$tmp/results.tsv"
 for s in "${servers[@]}"; do
 	read -r name p1 p2 <<<"$s"
 	for _ in $(seq 100); do curl -sf "http://localhost:$p1/item" -o /dev/null && break; sleep 0.1; done
 	curl -sf "http://localhost:$p1/item" -o /dev/null || { echo "$name did not start:" >&2; cat "$tmp"/servers.log "$tmp"/nginx-error.log >&2 2>/dev/null; exit 1; }
+	memory "$name" - rest "$p1"
 	for k in $KEYS; do
 		warm "http://localhost:$p1" "$k"
 		[ "$p2" != - ] && warm "https://localhost:$p2" "$k"
+		memory "$name" "$k" warm "$p1"
 	done
 done
 profile() { # server keys proto: a CPU profile over this run, in the background
@@ -223,7 +240,6 @@ profiled() { # waits for the profile that profile started, if any (not for the s
 	profiling=
 }
 profiling=
-results="$tmp/results.tsv"
 for round in $(seq "$ROUNDS"); do
 	for k in $KEYS; do
 		if [ "$k" = 1 ]; then
@@ -240,6 +256,7 @@ for round in $(seq "$ROUNDS"); do
 			rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
 			p99=$(awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) sub(/ms/,"",v); else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}' <<<"$out")
 			echo -e "$name\t$k\th1\t$rps\t$p99" >>"$results"
+			memory "$name" "$k" h1 "$p1"
 			if [ "$p2" != - ]; then
 				profile "$name" "$k" h2
 				# h2load takes the scheme, host and port from its first URI
@@ -257,12 +274,14 @@ for round in $(seq "$ROUNDS"); do
 				# p99 of the per-request times h2load logs (microseconds to the end of the response)
 				p99=$(cut -f3 "$tmp/h2.log" | sort -n | awk '{t[NR] = $1} END {if (NR) printf "%.2f", t[int(NR * 0.99 + 0.5)] / 1000}')
 				echo -e "$name\t$k\th2\t$rps\t$p99" >>"$results"
+				memory "$name" "$k" h2 "$p1"
 			fi
 			if [ "$p2" != - ] && [ "$name" != go-net-http ]; then
 				profile "$name" "$k" h3
 				out=$(taskset -c 1 "$bin/httpload" -proto h3 "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
 				profiled
 				echo -e "$name\t$k\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
+				memory "$name" "$k" h3 "$p1"
 			fi
 			pid=$(pid_of "$p1")
 			echo -e "$name\t$k\trss\t$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")\t" >>"$results"
@@ -272,7 +291,7 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler), Go $(go env GOVERSION) net/http (go-net-http), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
-command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
+command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${SERVER_GOGC:+ SERVER_GOGC=$SERVER_GOGC}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
 python3 - "$results" "$WRITE" "$command" "$versions" <<'PY'
 import collections, datetime, re, statistics, sys
 results, write, command, versions = sys.argv[1:5]
@@ -280,7 +299,7 @@ v = collections.defaultdict(list)
 keys = []
 for line in open(results):
     name, k, kind, a, b = (line.rstrip("\n").split("\t") + ["", ""])[:5]
-    keys += [k] if k not in keys else []
+    keys += [k] if k not in keys and k != "-" else []
     if a:
         v[name, k, kind].append((float(a), float(b) if b else None))
 def mean(name, k, kind, i=0):
@@ -292,8 +311,9 @@ table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h2 p99 ms | h3 req
          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if gohttp else "")]
 f = lambda x, fmt: "-" if x is None else format(x, fmt)
 r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
+order = ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond", "caddy-core")
 for k in keys:
-    for n in ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond"):
+    for n in order:
         if (n, k, "h1") not in v:
             continue
         h1, h1p, h2, h2p, h3, h3p = mean(n, k, "h1"), mean(n, k, "h1", 1), mean(n, k, "h2"), mean(n, k, "h2", 1), mean(n, k, "h3"), mean(n, k, "h3", 1)
@@ -302,6 +322,18 @@ for k in keys:
         table.append(f"| {n} | {int(k):,} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h2p, '.2f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
                      f"{r(h1, mean('nginx', k, 'h1'))} | {r(h2, mean('nginx', k, 'h2'))} | {r(h3, mean('nginx', k, 'h3'))} | {r(h3, h2)} | "
                      + (f"{r(h1, mean('go-net-http', k, 'h1'))} | {r(h2, mean('go-net-http', k, 'h2'))} | " if gohttp else "") + f"{org:.0f} |")
+# Memory by phase: resident (anonymous) MiB at rest, after the warm-up,
+# and after each protocol's run (the highest over the rounds).
+memory = ["", "Resident memory in MiB, anonymous in brackets (the rest is the executable's pages), at rest after start-up, after the warm-up, and after each protocol's run (the highest over the rounds):", "",
+          "| server | keys | at rest | warmed | after h1 | after h2 | after h3 |", "|---|---|---|---|---|---|---|"]
+def mem(n, k, phase):
+    xs = v.get((n, k, "mem-" + phase), [])
+    return "-" if not xs else "%.0f (%.0f)" % (max(x[0] for x in xs) / 1024, max(x[1] for x in xs) / 1024)
+for k in keys:
+    for n in order:
+        if (n, k, "h1") in v:
+            memory.append(f"| {n} | {int(k):,} | {mem(n, '-', 'rest')} | {mem(n, k, 'warm')} | {mem(n, k, 'h1')} | {mem(n, k, 'h2')} | {mem(n, k, 'h3')} |")
+table += memory
 print("\n".join(table))
 if write == "1":
     block = "\n".join(["<!-- peer-bench:begin (written by loadtest/peers/peer-bench.sh) -->",
