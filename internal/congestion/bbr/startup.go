@@ -77,10 +77,10 @@ func (b *BBR) checkStartupDone() {
 // new loss, and asking for recovery still under way then held only when
 // the same ACK also began a packet-timed round. In the lab's fairness run
 // (beside TCP CUBIC in a one-BDP drop-tail queue) Startup so went on for
-// up to 4 s through rounds that lost 7-18% of their data in 8-22 ranges
+// up to 8 s through rounds that lost 7-18% of their data in 8-22 ranges
 // behind a standing queue, the plateau blocked too (its round-start
-// samples app-limited), and CUBIC was left a quarter of the link
-// (docs/results/quic-transfer.md). So here a full round trip of recovery
+// samples app-limited); where it lasted 2 s or more, CUBIC kept 0.09-0.36
+// of the link (docs/results/quic-transfer.md). So here a full round trip of recovery
 // is startupFullLossRounds loss rounds in a row that meet the criteria:
 // the round the loss began, and one more that shows the losses went on.
 // The draft wants these criteria to show the bottleneck "fully utilized
