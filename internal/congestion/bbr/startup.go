@@ -80,18 +80,18 @@ func (b *BBR) checkStartupDone() {
 // up to 8 s through rounds that lost 7-18% of their data in 8-22 ranges
 // behind a standing queue, the plateau blocked too (its round-start
 // samples app-limited); where it lasted 2 s or more, CUBIC kept 0.09-0.36
-// of the link (docs/results/quic-transfer.md). So here a full round trip of recovery
-// is startupFullLossRounds loss rounds in a row that meet the criteria:
-// the round the loss began, and one more that shows the losses went on.
-// The draft wants these criteria to show the bottleneck "fully utilized
-// on a sustained basis"; on a radio link random losses meet them within a
-// few rounds, long before the pipe is full, so each round must also have
-// kept a standing queue, which is what a full bottleneck shows. A single
-// round is not enough: on lte-india's kept pages, Startup's own queue and
-// the path's random loss meet the criteria in single rounds, and ending
-// Startup there paced the next pages at 0.8 of the link
-// (TestKeptPagesSmallerThanBDPStayInStartup). The bandwidth plateau still
-// ends Startup where the queue is too shallow to see.
+// of the link (docs/results/quic-transfer.md). So here a full round trip
+// of recovery is startupFullLossRounds loss rounds in a row that meet the
+// criteria: the round the loss began, and one more that shows the losses
+// went on. The draft wants these criteria to show the bottleneck "fully
+// utilized on a sustained basis"; on a radio link random losses meet them
+// within a few rounds, long before the pipe is full, so each round must
+// also have kept a standing queue, which is what a full bottleneck shows.
+// A single round is not enough: on the simulator's lte-india kept pages,
+// Startup's own queue and the path's random loss meet the criteria in
+// single rounds, and ending Startup there paced the next pages at 0.8 of
+// the link (TestKeptPagesSmallerThanBDPStayInStartup). The bandwidth
+// plateau still ends Startup where the queue is too shallow to see.
 func (b *BBR) checkStartupHighLoss() {
 	r := &b.lastRound
 	if !b.lossRoundStart || b.state != startup || b.fullBwReached {
