@@ -78,10 +78,9 @@ type BBR struct {
 	// Loss recovery (RFC 9002 §7.3.2): it starts at a loss of a packet
 	// sent after the previous recovery started and ends when a packet sent
 	// after it started is acknowledged.
-	inRecovery         bool
-	recoveryEnd        int64 // largest packet number sent when it started
-	recoveryStartRound uint64
-	priorCwnd          int64 // BBR.prior_cwnd
+	inRecovery  bool
+	recoveryEnd int64 // largest packet number sent when it started
+	priorCwnd   int64 // BBR.prior_cwnd
 	// The model as it was before the last loss round began (§5.5.11's
 	// BBR.undo_*), restored when a loss turns out spurious.
 	undoState                                   state
@@ -129,6 +128,7 @@ type BBR struct {
 	fullBwNow              bool
 	fullBw                 float64
 	fullBwCount            int
+	startupLossRounds      int     // loss rounds in a row that met Startup's loss exit (checkStartupHighLoss)
 	pipeBw                 float64 // the round's fastest filledPipe sample
 	ackPhase               ackPhase
 	isBwProbeSample        bool
@@ -325,7 +325,6 @@ func (b *BBR) OnRetransmissionTimeout(packetsRetransmitted bool) {
 	if !b.inRecovery {
 		b.inRecovery = true
 		b.recoveryEnd = b.largestSent
-		b.recoveryStartRound = b.roundCount
 	}
 	b.cwnd = max(min(b.inflight, maxVolume)+b.smss, b.minPipeCwnd())
 }

@@ -107,4 +107,8 @@ const (
 	// randomLossGain is the moving average's gain for the path's random
 	// loss, once eight rounds have measured it.
 	randomLossGain = 1.0 / 8
+	// startupFullLossRounds is how many loss rounds in a row must meet
+	// Startup's loss exit: QUIC's reading of the draft's full round trip
+	// of recovery (checkStartupHighLoss).
+	startupFullLossRounds = 2
 )

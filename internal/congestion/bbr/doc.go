@@ -21,6 +21,10 @@
 //     path with none), and outside probes and in Startup a lossy round
 //     counts as congestion only when a queue stood in it or its loss rate
 //     crossed the threshold (congestiveLoss, checkStartupHighLoss);
+//   - Startup's loss exit wants a full round trip in recovery, which TCP's
+//     recovery outlasts while losses go on but QUIC's (RFC 9002 §7.3.2)
+//     never does: here it is two loss rounds in a row that meet the exit's
+//     criteria (checkStartupHighLoss);
 //   - a flight sent from idle (a kept connection's page) is measured from
 //     its first ACK rather than from its start, and one that kept its ACKs
 //     coming for 1.5 min_rtt filled the pipe: its round counts toward the

@@ -52,9 +52,13 @@ func (c *resumeConn) send(n int) []int64 {
 // advancing the clock by d; the RTT sample is d.
 func (c *resumeConn) ack(d time.Duration, acked, lost []int64) {
 	c.now = c.now.Add(d)
-	prior := c.inflight
-	ev := congestion.AckEvent{Now: c.now, PriorInFlight: prior,
-		RTT: congestion.RTTStats{Latest: d, Smoothed: d, Min: d}}
+	c.ackNow(congestion.RTTStats{Latest: d, Smoothed: d, Min: d}, acked, lost)
+}
+
+// ackNow acknowledges acked and declares lost lost, in one event at the
+// clock's time, with the transport's RTT estimates rtt.
+func (c *resumeConn) ackNow(rtt congestion.RTTStats, acked, lost []int64) {
+	ev := congestion.AckEvent{Now: c.now, PriorInFlight: c.inflight, RTT: rtt}
 	for _, n := range acked {
 		ev.Acked = append(ev.Acked, congestion.Packet{Number: n, Bytes: simMSS, SentTime: c.sent[n]})
 		c.inflight -= simMSS

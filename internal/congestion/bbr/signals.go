@@ -16,7 +16,6 @@ func (b *BBR) onLost(now congestion.Time, p congestion.Packet) {
 		b.saveCwnd() // OnEnterFastRecovery
 		b.inRecovery = true
 		b.recoveryEnd = b.largestSent
-		b.recoveryStartRound = b.roundCount
 	}
 	if p.Number != b.lastLostNumber+1 {
 		b.round.lostRanges++
