@@ -94,6 +94,7 @@ func (p Page) LinkTime(rateBitsPerSec float64) (busy, idle time.Duration) {
 	return msDuration(free - start), msDuration(idleMs)
 }
 
+// msDuration converts qlog's milliseconds.
 func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
 // Model is the controller's state and model as the edge traces it
@@ -184,10 +185,10 @@ func (m modelUpdated) model() Model {
 	return Model{
 		State: m.State, InRecovery: m.InRecovery, Cwnd: m.Cwnd, PacingRate: m.PacingRate / 8,
 		MaxBw: m.MaxBw / 8, Bw: m.Bw / 8, BwShortterm: m.BwShortterm / 8,
-		MinRTT:     time.Duration(m.MinRTT * float64(time.Millisecond)),
+		MinRTT:     msDuration(m.MinRTT),
 		InflightHi: m.InflightLongterm, InflightLo: m.InflightShortterm,
 		ExtraAcked: m.ExtraAcked, RandomLoss: m.RandomLoss,
-		LossRoundMinRTT: time.Duration(m.LossRoundMinRTT * float64(time.Millisecond)), LossRoundLoss: m.LossRoundLoss,
+		LossRoundMinRTT: msDuration(m.LossRoundMinRTT), LossRoundLoss: m.LossRoundLoss,
 	}
 }
 
@@ -265,7 +266,7 @@ func Read(r io.Reader) ([]Page, error) {
 				cwnd = m.Cwnd
 			}
 			if m.SRTT > 0 {
-				srtt = time.Duration(m.SRTT * float64(time.Millisecond))
+				srtt = msDuration(m.SRTT)
 				for _, p := range pages {
 					if p != nil && p.SRTTAtStart == 0 {
 						p.SRTTAtStart = srtt // began before the first RTT sample
@@ -365,7 +366,7 @@ func Read(r io.Reader) ([]Page, error) {
 		if p == nil {
 			continue
 		}
-		p.Duration = time.Duration((last[i] - first[i]) * float64(time.Millisecond))
+		p.Duration = msDuration(last[i] - first[i])
 		// The link's time for the page ends with its last stream packet:
 		// the ACKs and MAX_STREAMS after it wait for the next page.
 		for len(p.sends) > 0 && p.sends[len(p.sends)-1].at > last[i] {
@@ -391,7 +392,7 @@ func addStateTime(st map[string]time.Duration, states []stateChange, from, to fl
 			end = min(end, states[k+1].at)
 		}
 		if start := max(c.at, from); end > start {
-			st[c.state] += time.Duration((end - start) * float64(time.Millisecond))
+			st[c.state] += msDuration(end - start)
 		}
 	}
 }
