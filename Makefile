@@ -9,7 +9,7 @@ PODMAN ?= /usr/bin/podman
 WRK ?= /usr/bin/wrk
 H2LOAD ?= /usr/bin/h2load
 
-.PHONY: test deps vet cross quic-go-check go-test hit-ratio-check cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
+.PHONY: test deps vet cross quic-go-check x-net-check go-test hit-ratio-check cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
 
 # One build configuration for every go command below (tests, the binaries
 # tests and scripts run, the image): the image's, static and with trimmed
@@ -23,7 +23,7 @@ export GOFLAGS := $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath
 # runs the fuzz targets' seeds and saved crashers on every run, and
 # fuzzing them costs 4.5 min of instrumented builds (all of Caddy again)
 # for 10 s per target.
-TEST_TARGETS := deps vet cross quic-go-check go-test hit-ratio-check cache-tests web-test lab-smoke k6-test image-test
+TEST_TARGETS := deps vet cross quic-go-check x-net-check go-test hit-ratio-check cache-tests web-test lab-smoke k6-test image-test
 
 test:
 	@start=$$SECONDS; for t in $(TEST_TARGETS); do \
@@ -33,12 +33,14 @@ test:
 
 # Go modules: those the packages and tests of each module import (`go mod
 # download` would fetch every module go.mod lists, needed or not), and
-# those of the quic-go packages whose own tests quic-go-check runs.
+# those of the quic-go and x/net packages whose own tests quic-go-check
+# and x-net-check run.
 deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) $(WRK) $(H2LOAD) web-client/node_modules/.package-lock.json modules/httpcache/cachetests/node_modules/.package-lock.json
 	$(GO) list -deps -test ./... >/dev/null
 	cd loadtest/k6 && $(GO) list -deps -test ./... >/dev/null
 	cd .ci/crosscheck && $(GO) list -deps ./... >/dev/null
 	cd third_party/quic-go && $(GO) list -deps -test . ./internal/ackhandler/ ./internal/congestion/ ./http3/ >/dev/null
+	cd third_party/x-net && $(GO) list -deps -test ./http2/ >/dev/null
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
 # remote-write output and of deploy/'s Prometheus files, podman to build
@@ -63,17 +65,24 @@ vet:
 # (third_party/quic-go/README.md). The tree must be pristine quic-go plus
 # third_party/quic-go.patch; quic-go's own tests of the packages the patch
 # touches must pass; and lastmile's modules must still build against
-# upstream quic-go, as xcaddy builds them without --replace.
+# upstream quic-go and x/net, as xcaddy builds them without --replace.
 quic-go-check:
-	third_party/quic-go.sh check
+	third_party/patched.sh check quic-go
 	# quic-go's tests find their certificates by source path: no -trimpath.
 	cd third_party/quic-go && GOFLAGS= $(GO) test -count=1 . ./internal/ackhandler/ ./internal/congestion/ ./http3/
 	tmp=$$(mktemp -d) && cp go.mod $$tmp/upstream.mod && cp go.sum $$tmp/upstream.sum && \
-	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go && \
-	$(GO) mod download -modfile=$$tmp/upstream.mod github.com/quic-go/quic-go && \
+	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go -dropreplace=golang.org/x/net && \
+	$(GO) mod download -modfile=$$tmp/upstream.mod github.com/quic-go/quic-go golang.org/x/net && \
 	$(GO) build -modfile=$$tmp/upstream.mod ./modules/... ./internal/... ./edge && \
 	LASTMILE_UPSTREAM_QUIC_GO=1 $(GO) test -count=1 -modfile=$$tmp/upstream.mod ./internal/congestion/quichook/; \
 	rc=$$?; rm -rf $$tmp; exit $$rc
+
+# HTTP/2 is served by x/net's server plus lastmile's patch
+# (third_party/x-net/README.md): the tree must be pristine x/net plus
+# third_party/x-net.patch, and x/net's own tests of http2 must pass.
+x-net-check:
+	third_party/patched.sh check x-net
+	cd third_party/x-net && $(GO) test -count=1 ./http2/
 
 # Builds wherever Caddy builds: both modules, tests included, type-checked
 # for darwin, freebsd and windows (a cross build would compile all of Caddy

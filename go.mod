@@ -208,3 +208,5 @@ require (
 // lastmile carries quic-go v0.63.0 with its congestion-controller hook:
 // third_party/quic-go/README.md.
 replace github.com/quic-go/quic-go => ./third_party/quic-go
+
+replace golang.org/x/net => ./third_party/x-net
