@@ -45,6 +45,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -2376,8 +2377,18 @@ func (sc *serverConn) startHandler(rw *responseWriter, req *http.Request, handle
 // its channel is closed or the connection is done. Telling the serve
 // goroutine the handler is done also tells it the worker is idle.
 func (sc *serverConn) runHandlerWorker(w *handlerWorker, call handlerCall) {
+	handling := true
+	defer func() {
+		// A handler that called runtime.Goexit ends its worker: its
+		// stream's slot is freed as runHandler's defer frees it.
+		if handling {
+			sc.sendServeMsg(handlerDoneMsg)
+		}
+	}()
 	for {
 		sc.serveHandler(call.rw, call.req, call.handler)
+		handling = false
+		call = handlerCall{} // an idle worker keeps no request alive
 		sc.sendServeMsg(w)
 		var ok bool
 		select {
@@ -2393,6 +2404,7 @@ func (sc *serverConn) runHandlerWorker(w *handlerWorker, call handlerCall) {
 		if !ok {
 			return
 		}
+		handling = true
 	}
 }
 
@@ -2404,7 +2416,7 @@ func (sc *serverConn) sweepIdleWorkers() {
 		close(sc.idleWorkers[n].calls)
 		n++
 	}
-	sc.idleWorkers = append(sc.idleWorkers[:0], sc.idleWorkers[n:]...)
+	sc.idleWorkers = slices.Delete(sc.idleWorkers, 0, n)
 	sc.workerSweepGen++
 	sc.workerSweepArmed = len(sc.idleWorkers) > 0
 	if sc.workerSweepArmed {

@@ -25,10 +25,10 @@ func goroutineID() string {
 	return string(buf[:bytes.IndexByte(buf, ' ')])
 }
 
-
 func TestServerHandlerWorkersReusedThenSwept(t *testing.T) {
 	synctestTest(t, testServerHandlerWorkersReusedThenSwept)
 }
+
 func testServerHandlerWorkersReusedThenSwept(t testing.TB) {
 	const body = "hit"
 	var mu sync.Mutex
@@ -106,6 +106,67 @@ func TestServerWorkersEndWithConn(t *testing.T) {
 		if n := st.sc.TestIdleWorkers(); n != 1 {
 			t.Fatalf("%d idle workers, want 1", n)
 		}
+		st.Close()
+		st.sync()
+	})
+}
+
+// A handler that ends its goroutine (runtime.Goexit) ends its worker, and
+// its stream's slot is freed: with one stream allowed, the next one runs.
+func TestServerWorkerGoexitFreesItsSlot(t *testing.T) {
+	synctestTest(t, func(t testing.TB) {
+		st := newServerTester(t, func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/exit" {
+				runtime.Goexit()
+			}
+			w.Write([]byte("ok"))
+		}, func(s *Server) { s.MaxConcurrentStreams = 1 })
+		defer st.Close()
+		st.greet()
+		st.writeHeaders(HeadersFrameParam{StreamID: 1, BlockFragment: st.encodeHeader(":path", "/exit"), EndStream: true, EndHeaders: true})
+		st.wantRSTStream(1, ErrCodeInternal)
+		st.sync()
+		st.writeHeaders(HeadersFrameParam{StreamID: 3, BlockFragment: st.encodeHeader(), EndStream: true, EndHeaders: true})
+		st.wantHeaders(wantHeader{streamID: 3, endStream: false})
+		st.wantData(wantData{streamID: 3, endStream: true, data: []byte("ok")})
+	})
+}
+
+// A finished response whose DATA the peer's flow control holds back after
+// its HEADERS: the handler waits for the DATA, a reset of the stream frees
+// it (and its worker), and the connection ending with DATA still held
+// leaves nothing running.
+func TestServerFinishedResponseResetBetweenHeadersAndData(t *testing.T) {
+	synctestTest(t, func(t testing.TB) {
+		st := newServerTester(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte("body of " + r.URL.Path))
+		})
+		defer st.Close()
+		st.greet()
+		st.writeSettings(Setting{SettingInitialWindowSize, 0})
+		st.sync()
+		readFrame[*SettingsFrame](t, st) // its ACK
+
+		st.writeHeaders(HeadersFrameParam{StreamID: 1, BlockFragment: st.encodeHeader(":path", "/a"), EndStream: true, EndHeaders: true})
+		st.wantHeaders(wantHeader{streamID: 1, endStream: false})
+		st.sync()
+		st.wantIdle()
+		if n := st.sc.TestIdleWorkers(); n != 0 {
+			t.Fatalf("%d idle workers while the DATA waits, want 0: the handler waits for it", n)
+		}
+		st.writeRSTStream(1, ErrCodeCancel)
+		st.sync()
+		if n := st.sc.TestIdleWorkers(); n != 1 {
+			t.Fatalf("%d idle workers after the reset, want 1", n)
+		}
+
+		st.writeHeaders(HeadersFrameParam{StreamID: 3, BlockFragment: st.encodeHeader(":path", "/b"), EndStream: true, EndHeaders: true})
+		st.wantHeaders(wantHeader{streamID: 3, endStream: false})
+		st.writeWindowUpdate(3, 100)
+		st.wantData(wantData{streamID: 3, endStream: true, data: []byte("body of /b")})
+
+		st.writeHeaders(HeadersFrameParam{StreamID: 5, BlockFragment: st.encodeHeader(":path", "/c"), EndStream: true, EndHeaders: true})
+		st.wantHeaders(wantHeader{streamID: 5, endStream: false})
 		st.Close()
 		st.sync()
 	})
