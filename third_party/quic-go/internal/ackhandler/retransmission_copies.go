@@ -7,7 +7,7 @@ import "github.com/quic-go/quic-go/internal/protocol"
 // A retransmission is sent a round trip after its data was first sent at
 // the earliest, and one that is lost again costs another round trip, or
 // two. On the lab's lte-india profiles (350-425 ms, 3.5-7% random loss) a
-// page of 160 packets loses about 5 of them, so about one page in six
+// page of 160 packets loses about 5.5 of them, so about one page in five
 // loses a retransmission too: the slowest kept HTTP/3 page loads were
 // those (docs/results/quic-mobile.md). So a server sends the STREAM frames
 // of each packet that retransmits once more, in a new packet, right after
