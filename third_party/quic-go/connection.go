@@ -2590,7 +2590,7 @@ func (c *Conn) sendPackets(now monotime.Time) error {
 	if err != nil {
 		return err
 	}
-	return c.maybeSendTailCopies(now)
+	return c.sendStreamFrameCopies(now)
 }
 
 func (c *Conn) sendPacketsWithoutGSO(now monotime.Time) error {
@@ -2705,16 +2705,16 @@ func (c *Conn) appLimited(now monotime.Time) {
 	}
 }
 
-// maybeSendTailCopies sends, after the send loop ran out of data, the
-// copies of a small final flight the sentPacketHandler asks for
-// (internal/ackhandler/tail_copies.go; lastmile patch). Mocks of the
-// sentPacketHandler and the packer need not implement it.
-func (c *Conn) maybeSendTailCopies(now monotime.Time) error {
-	if !c.ranOutOfData {
-		return nil
-	}
+// sendStreamFrameCopies sends, after the send loop, the copies the
+// sentPacketHandler asks for: of the retransmissions it sent
+// (internal/ackhandler/retransmission_copies.go) and, when it ran out of
+// data, of a small final flight (tail_copies.go); lastmile patch. Mocks of
+// the sentPacketHandler and the packer need not implement it.
+func (c *Conn) sendStreamFrameCopies(now monotime.Time) error {
+	ranOutOfData := c.ranOutOfData
 	c.ranOutOfData = false
 	h, ok := c.sentPacketHandler.(interface {
+		NextRetransmissionCopy() []ackhandler.StreamFrame
 		TailCopies() [][]ackhandler.StreamFrame
 	})
 	if !ok {
@@ -2726,22 +2726,42 @@ func (c *Conn) maybeSendTailCopies(now monotime.Time) error {
 	if !ok {
 		return nil
 	}
-	for _, frames := range h.TailCopies() {
-		// The window must allow a copy; pacing need not (see tail_copies.go).
-		if mode := c.sentPacketHandler.SendMode(now); mode != ackhandler.SendAny && mode != ackhandler.SendPacingLimited || c.sendQueue.WouldBlock() {
-			return nil
-		}
+	// The window must allow a copy; pacing need not (see tail_copies.go).
+	mayCopy := func() bool {
+		mode := c.sentPacketHandler.SendMode(now)
+		return (mode == ackhandler.SendAny || mode == ackhandler.SendPacingLimited) && !c.sendQueue.WouldBlock()
+	}
+	send := func(frames []ackhandler.StreamFrame) error {
 		p, buf, err := packer.PackStreamFrameCopies(frames, c.maxPacketSize(), c.version)
-		if err != nil {
+		if err != nil || buf == nil {
 			return err
-		}
-		if buf == nil {
-			continue
 		}
 		ecn := c.sentPacketHandler.ECNMode(true)
 		c.logShortHeaderPacket(p, ecn, buf.Len())
 		c.registerPackedShortHeaderPacket(p, ecn, now)
 		c.sendQueue.Send(buf, 0, ecn)
+		return nil
+	}
+	// A copy the window holds back waits for the next send.
+	for mayCopy() {
+		frames := h.NextRetransmissionCopy()
+		if frames == nil {
+			break
+		}
+		if err := send(frames); err != nil {
+			return err
+		}
+	}
+	if !ranOutOfData {
+		return nil
+	}
+	for _, frames := range h.TailCopies() {
+		if !mayCopy() {
+			return nil
+		}
+		if err := send(frames); err != nil {
+			return err
+		}
 	}
 	return nil
 }

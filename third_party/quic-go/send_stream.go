@@ -620,7 +620,7 @@ func (s *SendStream) popRetransmissionFrame(maxBytes protocol.ByteCount, v proto
 	if f == nil {
 		return ackhandler.StreamFrame{}, hasMore
 	}
-	return ackhandler.StreamFrame{Frame: f, Handler: (*sendStreamAckHandler)(s)}, hasMore
+	return ackhandler.StreamFrame{Frame: f, Handler: (*sendStreamAckHandler)(s), Retransmission: true}, hasMore
 }
 
 func (s *SendStream) getDataForWriting(f *wire.StreamFrame, maxBytes protocol.ByteCount) {

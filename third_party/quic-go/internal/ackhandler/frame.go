@@ -18,4 +18,7 @@ type Frame struct {
 type StreamFrame struct {
 	Frame   *wire.StreamFrame
 	Handler FrameHandler
+	// Retransmission marks data sent before and declared lost
+	// (lastmile patch: retransmission_copies.go).
+	Retransmission bool
 }

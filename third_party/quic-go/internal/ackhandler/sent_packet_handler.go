@@ -75,6 +75,9 @@ type sentPacketHandler struct {
 	// tailCopies records the server's copies of small final flights
 	// (lastmile patch).
 	tailCopies tailCopies
+	// retransmissionCopies holds the copies of the server's
+	// retransmissions not yet sent (lastmile patch).
+	retransmissionCopies []retransmissionCopy
 	// send time of the largest acknowledged packet, across all packet number spaces
 	largestAckedTime monotime.Time
 
@@ -362,6 +365,9 @@ func (h *sentPacketHandler) SentPacket(
 	}
 
 	pnSpace.history.SentPacket(pn, p)
+	if encLevel == protocol.Encryption1RTT {
+		h.queueRetransmissionCopy(pn, streamFrames)
+	}
 	if !isAckEliciting {
 		if !h.peerCompletedAddressValidation {
 			h.setLossDetectionTimer(t)

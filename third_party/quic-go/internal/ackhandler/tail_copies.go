@@ -76,8 +76,9 @@ func (h *sentPacketHandler) TailCopies() [][]StreamFrame {
 	}
 	var fresh []*packet
 	for pn, p := range history.Packets() {
-		// A packet whose frames have no handler is a copy itself.
-		if pn < next || !p.Outstanding() || len(p.StreamFrames) == 0 || p.StreamFrames[0].Handler == nil {
+		// A packet whose frames have no handler is a copy itself; one
+		// that only retransmits was copied when it was sent.
+		if pn < next || !p.Outstanding() || !carriesStreamFrames(p.StreamFrames, false) {
 			continue
 		}
 		if len(fresh) == tailCopyMaxPackets {
@@ -85,21 +86,10 @@ func (h *sentPacketHandler) TailCopies() [][]StreamFrame {
 		}
 		fresh = append(fresh, p)
 	}
-	budget := tailCopyCredit + h.bytesSent/8 - h.tailCopies.bytes
+	budget := h.copyBudget()
 	var copies [][]StreamFrame
 	for _, p := range fresh {
-		frames := make([]StreamFrame, 0, len(p.StreamFrames))
-		var size protocol.ByteCount
-		for _, f := range p.StreamFrames {
-			size += f.Frame.DataLen()
-			frames = append(frames, StreamFrame{Frame: &wire.StreamFrame{
-				StreamID:       f.Frame.StreamID,
-				Offset:         f.Frame.Offset,
-				Data:           slices.Clone(f.Frame.Data),
-				Fin:            f.Frame.Fin,
-				DataLenPresent: true,
-			}})
-		}
+		frames, size := copyStreamFrames(p.StreamFrames, false)
 		if size > budget {
 			break
 		}
@@ -108,4 +98,44 @@ func (h *sentPacketHandler) TailCopies() [][]StreamFrame {
 		copies = append(copies, frames)
 	}
 	return copies
+}
+
+// copyBudget is the STREAM data the copies may still carry: tailCopyCredit
+// plus an eighth of what the connection sent, less what was copied.
+func (h *sentPacketHandler) copyBudget() protocol.ByteCount {
+	return tailCopyCredit + h.bytesSent/8 - h.tailCopies.bytes
+}
+
+// carriesStreamFrames reports whether frames has a stream's frame (one with
+// a handler, not a copy) that is a retransmission or, if not
+// retransmissions, new data.
+func carriesStreamFrames(frames []StreamFrame, retransmissions bool) bool {
+	for _, f := range frames {
+		if f.Handler != nil && f.Retransmission == retransmissions {
+			return true
+		}
+	}
+	return false
+}
+
+// copyStreamFrames copies what carriesStreamFrames looks for, data
+// included (the original's buffer goes back to a pool when it is
+// acknowledged), and returns the copies' STREAM data size.
+func copyStreamFrames(frames []StreamFrame, retransmissions bool) ([]StreamFrame, protocol.ByteCount) {
+	copies := make([]StreamFrame, 0, len(frames))
+	var size protocol.ByteCount
+	for _, f := range frames {
+		if f.Handler == nil || f.Retransmission != retransmissions {
+			continue
+		}
+		size += f.Frame.DataLen()
+		copies = append(copies, StreamFrame{Frame: &wire.StreamFrame{
+			StreamID:       f.Frame.StreamID,
+			Offset:         f.Frame.Offset,
+			Data:           slices.Clone(f.Frame.Data),
+			Fin:            f.Frame.Fin,
+			DataLenPresent: true,
+		}})
+	}
+	return copies, size
 }
