@@ -2732,6 +2732,10 @@ func (c *Conn) sendStreamFrameCopies(now monotime.Time) error {
 		return (mode == ackhandler.SendAny || mode == ackhandler.SendPacingLimited) && !c.sendQueue.WouldBlock()
 	}
 	send := func(frames []ackhandler.StreamFrame) error {
+		frames = slices.DeleteFunc(frames, func(f ackhandler.StreamFrame) bool { return !c.mayCopyStream(f.Frame.StreamID) })
+		if len(frames) == 0 {
+			return nil
+		}
 		p, buf, err := packer.PackStreamFrameCopies(frames, c.maxPacketSize(), c.version)
 		if err != nil || buf == nil {
 			return err
@@ -2764,6 +2768,19 @@ func (c *Conn) sendStreamFrameCopies(now monotime.Time) error {
 		}
 	}
 	return nil
+}
+
+// mayCopyStream reports whether a copy of stream id's data may still be
+// sent: not once the stream was reset (no STREAM frame may follow a
+// RESET_STREAM, RFC 9000 section 3.1) or is gone (all of it acknowledged,
+// or its reset).
+func (c *Conn) mayCopyStream(id protocol.StreamID) bool {
+	str, err := c.streamsMap.getSendStream(id)
+	if err != nil || str == nil {
+		return false
+	}
+	s, ok := str.(interface{ resetOrClosed() bool })
+	return ok && !s.resetOrClosed()
 }
 
 func (c *Conn) resetPacingDeadline() {

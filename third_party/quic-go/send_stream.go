@@ -732,6 +732,15 @@ func (s *SendStream) returnFramesToPool() {
 // When called multiple times it is a no-op.
 // When called after [SendStream.Close], it aborts reliable delivery of outstanding stream data.
 // Note that there is no guarantee if the peer will receive the FIN or the cancellation error first.
+// resetOrClosed reports whether the stream was reset, by either side, or
+// its connection closed: no STREAM frame may follow a RESET_STREAM
+// (RFC 9000 section 3.1), copies included (lastmile patch).
+func (s *SendStream) resetOrClosed() bool {
+	s.mutex.Lock()
+	defer s.mutex.Unlock()
+	return s.resetErr != nil || s.shutdownErr != nil
+}
+
 func (s *SendStream) CancelWrite(errorCode StreamErrorCode) {
 	s.mutex.Lock()
 	if s.shutdownErr != nil {

@@ -210,6 +210,8 @@ func (s *Stream) handleStreamFrame(frame *wire.StreamFrame, rcvTime monotime.Tim
 	return s.receiveStr.handleStreamFrame(frame, rcvTime)
 }
 
+func (s *Stream) resetOrClosed() bool { return s.sendStr.resetOrClosed() }
+
 func (s *Stream) handleStopSendingFrame(frame *wire.StopSendingFrame) {
 	s.sendStr.handleStopSendingFrame(frame)
 }
