@@ -59,9 +59,11 @@ func TestPartitionedNodeCatchesUp(t *testing.T) {
 			if got := nodes[2].get(); got != "v2" {
 				t.Fatalf("n3 acknowledged the purge and still served %q", got)
 			}
-			if nodes[2].metric(`lastmile_fleet_replay_total{reason="reconnect"}`) < 1 {
-				t.Error("n3's catch-up was not counted")
-			}
+			// Not asserted: replay_total{reason="reconnect"}. nats.go's
+			// ordered consumer recovers by itself after a reconnect and may
+			// deliver the missed purge before the applier subscribes
+			// again; the applier then finds nothing missed and counts
+			// nothing (a CI run failed on it).
 			return
 		case <-ctx.Done():
 			t.Fatal("n3 did not acknowledge the purge after the partition healed")

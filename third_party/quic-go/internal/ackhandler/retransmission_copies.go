@@ -20,12 +20,19 @@ import "github.com/quic-go/quic-go/internal/protocol"
 type retransmissionCopy struct {
 	pn     protocol.PacketNumber // the retransmitting packet
 	frames []StreamFrame
+	size   protocol.ByteCount // STREAM data, charged to the copies' budget
 }
+
+// maxQueuedRetransmissionCopies bounds the copies a window kept from
+// going: by the time it opens, older retransmissions are more likely
+// acknowledged or lost than not, and their copies would be dropped.
+const maxQueuedRetransmissionCopies = 32
 
 // queueRetransmissionCopy queues, for a server, a copy of the
 // retransmitted STREAM frames of packet pn, within the copies' budget.
 func (h *sentPacketHandler) queueRetransmissionCopy(pn protocol.PacketNumber, streamFrames []StreamFrame) {
-	if h.perspective != protocol.PerspectiveServer || !carriesStreamFrames(streamFrames, true) {
+	if h.perspective != protocol.PerspectiveServer || len(h.retransmissionCopies) >= maxQueuedRetransmissionCopies ||
+		!carriesStreamFrames(streamFrames, true) {
 		return
 	}
 	frames, size := copyStreamFrames(streamFrames, true)
@@ -33,13 +40,14 @@ func (h *sentPacketHandler) queueRetransmissionCopy(pn protocol.PacketNumber, st
 		return
 	}
 	h.tailCopies.bytes += size
-	h.retransmissionCopies = append(h.retransmissionCopies, retransmissionCopy{pn: pn, frames: frames})
+	h.retransmissionCopies = append(h.retransmissionCopies, retransmissionCopy{pn: pn, frames: frames, size: size})
 }
 
 // NextRetransmissionCopy returns the STREAM frames of the next copy to
 // send (they fit one packet of the size of the packet copied, less header
 // growth the packer checks), or nil. Copies of retransmissions already
-// acknowledged or declared lost are dropped: the copy would come too late.
+// acknowledged or declared lost are dropped, their bytes given back to
+// the budget: the copy would come too late.
 func (h *sentPacketHandler) NextRetransmissionCopy() []StreamFrame {
 	history := h.appDataPackets.history
 	for len(h.retransmissionCopies) > 0 {
@@ -49,6 +57,7 @@ func (h *sentPacketHandler) NextRetransmissionCopy() []StreamFrame {
 		if i, ok := history.getIndex(c.pn); ok && history.packets[i] != nil {
 			return c.frames
 		}
+		h.tailCopies.bytes -= c.size
 	}
 	h.retransmissionCopies = nil
 	return nil

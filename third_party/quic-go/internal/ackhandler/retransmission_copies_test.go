@@ -101,3 +101,18 @@ func TestRetransmissionCopiesBudget(t *testing.T) {
 	require.LessOrEqual(t, copied, tailCopyCredit+sentBytes/8)
 	require.Greater(t, copied, sentBytes/8-1000, "the budget is used, not just the credit")
 }
+
+// A dropped copy gives its bytes back to the budget, and a window that
+// keeps copies from going holds at most maxQueuedRetransmissionCopies.
+func TestRetransmissionCopiesDroppedGiveBackAndQueueBounded(t *testing.T) {
+	c := newTailCopyConn(t, protocol.PerspectiveServer)
+	var pns []protocol.PacketNumber
+	for i := range 2 * maxQueuedRetransmissionCopies {
+		pns = append(pns, c.sendRetransmission(protocol.ByteCount(i)*100, 100))
+	}
+	require.Len(t, c.sph.retransmissionCopies, maxQueuedRetransmissionCopies)
+	require.Equal(t, protocol.ByteCount(maxQueuedRetransmissionCopies*100), c.sph.tailCopies.bytes)
+	c.ack(pns...)
+	require.Nil(t, c.sph.NextRetransmissionCopy(), "every retransmission was acknowledged")
+	require.Zero(t, c.sph.tailCopies.bytes, "dropped copies cost the budget nothing")
+}
