@@ -15,8 +15,10 @@ import (
 // copy of a stream's data is not sent once the stream was reset.
 func TestCopiesNotAfterStreamReset(t *testing.T) {
 	tc := newServerTestConnection(t, nil, nil, false)
-	tc.conn.peerParams = &wire.TransportParameters{} // the streams' flow control reads them
-	const id protocol.StreamID = 0 // the client's first request stream
+	// The streams' flow control reads the peer's transport parameters.
+	tc.conn.peerParams = &wire.TransportParameters{}
+	// The client's first request stream.
+	const id protocol.StreamID = 0
 	str, err := tc.conn.streamsMap.getSendStream(id)
 	require.NoError(t, err)
 	require.NotNil(t, str)
