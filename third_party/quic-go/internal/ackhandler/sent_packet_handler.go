@@ -72,8 +72,8 @@ type sentPacketHandler struct {
 	// packetThreshold is the packet threshold of loss detection, raised by
 	// spurious losses of reordered packets (lastmile patch).
 	packetThreshold lossPacketThreshold
-	// tailCopies records the server's copies of small final flights
-	// (lastmile patch).
+	// tailCopies records the server's copies of small final flights,
+	// and the bytes of all its copies (lastmile patch).
 	tailCopies tailCopies
 	// retransmissionCopies holds the copies of the server's
 	// retransmissions not yet sent (lastmile patch).

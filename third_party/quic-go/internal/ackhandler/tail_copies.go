@@ -55,8 +55,11 @@ const (
 
 // tailCopies is a connection's record of the packets it copied.
 type tailCopies struct {
-	next  protocol.PacketNumber // packets below it were copied or passed over
-	bytes protocol.ByteCount    // STREAM data copied so far
+	next protocol.PacketNumber // packets below it were considered for a tail copy
+	// bytes is the STREAM data copied so far by both kinds of copies,
+	// tail and retransmission (retransmission_copies.go): the budget of
+	// copyBudget is theirs together.
+	bytes protocol.ByteCount
 }
 
 // TailCopies returns, when the server ran out of data after a small new
