@@ -215,6 +215,8 @@ func (a *App) Start() error {
 	a.stop = make(chan struct{})
 	a.done = new(sync.WaitGroup)
 	reconnected := make(chan struct{}, 1)
+	// Made before connecting: the disconnect handler marks it.
+	a.applier = newApplier(a, a.ctx.Storage())
 	opts = append(opts,
 		// The first connect is no reconnect: the applier's first
 		// subscription waits for it (or retries each second), and a
@@ -228,6 +230,7 @@ func (a *App) Start() error {
 		}),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			metrics.connected.Set(0)
+			a.applier.disconnected()
 			a.logger.Warn("disconnected from NATS; purges are refused until it is back", zap.Error(err))
 		}),
 	)
@@ -244,7 +247,6 @@ func (a *App) Start() error {
 		return fmt.Errorf("fleet: %w", err)
 	}
 	a.nc, a.js = nc, js
-	a.applier = newApplier(a, a.ctx.Storage())
 	a.done.Add(1)
 	go func() {
 		defer a.done.Done()

@@ -31,6 +31,12 @@ type applier struct {
 	// applying a few older ones again is harmless).
 	since time.Time
 	fresh bool // no purge applied yet: sequences before the first are not a gap
+	// awayFrom is last.Seq when the connection was lost (away is set
+	// then): nats.go's ordered consumer may deliver what this node missed
+	// before it subscribes again, so the catch-up is counted from here,
+	// not from what was applied by then.
+	awayFrom uint64
+	away     bool
 	// dirty wakes the writer that saves last (saving each purge
 	// synchronously would put a storage write on the purge path; a crash
 	// before the save re-applies purges, which is harmless).
@@ -150,6 +156,7 @@ func (p *applier) subscribe(ctx context.Context, reason string) (jetstream.Consu
 		cfgc.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
 		cfgc.OptStartSeq = p.last.Seq + 1
 	}
+	p.away = false
 	p.mu.Unlock()
 	cons, err := stream.OrderedConsumer(reqCtx, cfgc)
 	if err != nil {
@@ -168,11 +175,30 @@ func (p *applier) catchUp(info *jetstream.StreamInfo, reason string) {
 	case p.last.Seq+1 < st.FirstSeq:
 		p.softPurgeEverything("gap", "the purge stream no longer holds every purge this node missed (first kept "+strconv.FormatUint(st.FirstSeq, 10)+", last applied "+strconv.FormatUint(p.last.Seq, 10)+")")
 		p.last.Seq = st.FirstSeq - 1
-	case p.last.Seq < st.LastSeq:
+	case p.catchUpFrom() < st.LastSeq:
 		metrics.replays.WithLabelValues(reason).Inc()
-		p.app.logger.Info("replaying missed purges", zap.String("reason", reason), zap.Uint64("from", p.last.Seq+1), zap.Uint64("to", st.LastSeq))
+		p.app.logger.Info("replaying missed purges", zap.String("reason", reason), zap.Uint64("from", p.catchUpFrom()+1), zap.Uint64("to", st.LastSeq))
 	}
 	p.markDirty()
+}
+
+// catchUpFrom is the last sequence applied before the node fell behind;
+// p.mu is held.
+func (p *applier) catchUpFrom() uint64 {
+	if p.away {
+		return min(p.awayFrom, p.last.Seq)
+	}
+	return p.last.Seq
+}
+
+// disconnected marks where the node fell behind; a second disconnect
+// before the catch-up keeps the first mark.
+func (p *applier) disconnected() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.away {
+		p.away, p.awayFrom = true, p.last.Seq
+	}
 }
 
 func (p *applier) softPurgeEverything(reason, why string) {
