@@ -9,7 +9,7 @@ PODMAN ?= /usr/bin/podman
 WRK ?= /usr/bin/wrk
 H2LOAD ?= /usr/bin/h2load
 
-.PHONY: test deps vet cross quic-go-check x-net-check go-test hit-ratio-check cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
+.PHONY: test deps vet cross quic-go-check x-net-check qpack-check go-test hit-ratio-check cache-tests web-test fuzz lab-smoke k6-test k6-smoke k6 build image image-test
 
 # One build configuration for every go command below (tests, the binaries
 # tests and scripts run, the image): the image's, static and with trimmed
@@ -23,7 +23,7 @@ export GOFLAGS := $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath
 # runs the fuzz targets' seeds and saved crashers on every run, and
 # fuzzing them costs 4.5 min of instrumented builds (all of Caddy again)
 # for 10 s per target.
-TEST_TARGETS := deps vet cross quic-go-check x-net-check go-test hit-ratio-check cache-tests web-test lab-smoke k6-test image-test
+TEST_TARGETS := deps vet cross quic-go-check x-net-check qpack-check go-test hit-ratio-check cache-tests web-test lab-smoke k6-test image-test
 
 test:
 	@start=$$SECONDS; for t in $(TEST_TARGETS); do \
@@ -41,6 +41,7 @@ deps: $(CHROMIUM) $(PROMETHEUS) $(PODMAN) $(WRK) $(H2LOAD) web-client/node_modul
 	cd .ci/crosscheck && $(GO) list -deps ./... >/dev/null
 	cd third_party/quic-go && $(GO) list -deps -test . ./internal/ackhandler/ ./internal/congestion/ ./http3/ >/dev/null
 	cd third_party/x-net && $(GO) list -deps -test ./http2/ >/dev/null
+	cd third_party/qpack && $(GO) list -deps -test . >/dev/null
 
 # Debian's chromium for the browser tests, prometheus for the tests of k6's
 # remote-write output and of deploy/'s Prometheus files, podman to build
@@ -71,8 +72,8 @@ quic-go-check:
 	# quic-go's tests find their certificates by source path: no -trimpath.
 	cd third_party/quic-go && GOFLAGS= $(GO) test -count=1 . ./internal/ackhandler/ ./internal/congestion/ ./http3/
 	tmp=$$(mktemp -d) && cp go.mod $$tmp/upstream.mod && cp go.sum $$tmp/upstream.sum && \
-	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go -dropreplace=golang.org/x/net && \
-	$(GO) mod download -modfile=$$tmp/upstream.mod github.com/quic-go/quic-go golang.org/x/net && \
+	$(GO) mod edit -modfile=$$tmp/upstream.mod -dropreplace=github.com/quic-go/quic-go -dropreplace=golang.org/x/net -dropreplace=github.com/quic-go/qpack && \
+	$(GO) mod download -modfile=$$tmp/upstream.mod github.com/quic-go/quic-go golang.org/x/net github.com/quic-go/qpack && \
 	$(GO) build -modfile=$$tmp/upstream.mod ./modules/... ./internal/... ./edge && \
 	LASTMILE_UPSTREAM_QUIC_GO=1 $(GO) test -count=1 -modfile=$$tmp/upstream.mod ./internal/congestion/quichook/; \
 	rc=$$?; rm -rf $$tmp; exit $$rc
@@ -83,6 +84,13 @@ quic-go-check:
 x-net-check:
 	third_party/patched.sh check x-net
 	cd third_party/x-net && $(GO) test -count=1 ./http2/
+
+# HTTP/3's QPACK has a dynamic table (third_party/qpack/README.md): the
+# tree must be pristine qpack plus third_party/qpack.patch, and qpack's own
+# tests must pass (its interop tests need a git submodule the module lacks).
+qpack-check:
+	third_party/patched.sh check qpack
+	cd third_party/qpack && $(GO) test -count=1 .
 
 # Builds wherever Caddy builds: both modules, tests included, type-checked
 # for darwin, freebsd and windows (a cross build would compile all of Caddy

@@ -210,3 +210,6 @@ require (
 replace github.com/quic-go/quic-go => ./third_party/quic-go
 
 replace golang.org/x/net => ./third_party/x-net
+
+// QPACK with a dynamic table (third_party/qpack/README.md).
+replace github.com/quic-go/qpack => ./third_party/qpack

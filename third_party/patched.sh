@@ -10,8 +10,9 @@ name=${2:-}
 case "$name" in
 quic-go) MODULE=github.com/quic-go/quic-go VERSION=v0.63.0 ;;
 x-net) MODULE=golang.org/x/net VERSION=v0.60.0 ;;
+qpack) MODULE=github.com/quic-go/qpack VERSION=v0.6.0 ;;
 *)
-	echo "usage: $0 check|diff quic-go|x-net" >&2
+	echo "usage: $0 check|diff quic-go|x-net|qpack" >&2
 	exit 2
 	;;
 esac
@@ -45,7 +46,7 @@ diff)
 			-e "s#^--- $pristine/([^\t]*).*#--- a/\1#" -e "s#^\+\+\+ $name/([^\t]*).*#+++ b/\1#" >"$patchfile") || true
 	;;
 *)
-	echo "usage: $0 check|diff quic-go|x-net" >&2
+	echo "usage: $0 check|diff quic-go|x-net|qpack" >&2
 	exit 2
 	;;
 esac

@@ -25,3 +25,6 @@ tool (
 	github.com/jordanlewis/gcassert/cmd/gcassert
 	go.uber.org/mock/mockgen
 )
+
+// lastmile: QPACK with a dynamic table (../qpack/README.md).
+replace github.com/quic-go/qpack => ../qpack

@@ -250,12 +250,19 @@ func selfSigned() (tls.Certificate, error) {
 
 // labTransport is the client side of the lab: HTTP/1.1 over plain TCP
 // ("h1", conns connections at most), HTTP/2 over TLS ("h2") or HTTP/3
-// ("h3", with quicConf), trusting the lab's certificates.
+// ("h3", with quicConf, offering a QPACK dynamic table as Chromium
+// does), trusting the lab's certificates.
+const (
+	settingQPACKMaxTableCapacity = 0x1      // SETTINGS_QPACK_MAX_TABLE_CAPACITY, RFC 9204
+	chromiumQPACKTableCapacity   = 64 << 10 // what Chromium offers
+)
+
 func labTransport(proto string, conns int, quicConf *quic.Config) (http.RoundTripper, func()) {
 	tlsConf := &tls.Config{InsecureSkipVerify: true} // lab certificates
 	switch proto {
 	case "h3":
-		tr := &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: quicConf}
+		tr := &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: quicConf,
+			AdditionalSettings: map[uint64]uint64{settingQPACKMaxTableCapacity: chromiumQPACKTableCapacity}}
 		return tr, func() { tr.Close() }
 	case "h2":
 		tr := &http.Transport{TLSClientConfig: tlsConf, ForceAttemptHTTP2: true, DisableCompression: true}

@@ -103,6 +103,11 @@ func newClientConn(
 		qlogger:            qlogger,
 		decoder:            qpack.NewDecoder(),
 	}
+	capacity := additionalSettings[settingQPACKMaxTableCapacity]
+	if capacity > 0 {
+		// Offered in SETTINGS, with no blocked streams (qpack_table.go).
+		c.decoder = qpack.NewDynamicDecoder(capacity, &qpackStream{conn: conn, streamType: streamTypeQPACKDecoderStream})
+	}
 	c.goAwayCtx, c.goAwayCancel = context.WithCancel(context.Background())
 	if maxResponseHeaderBytes <= 0 {
 		c.maxResponseHeaderBytes = defaultMaxResponseHeaderBytes
@@ -118,6 +123,9 @@ func newClientConn(
 		qlogger,
 		c.logger,
 	)
+	if capacity > 0 {
+		c.rawConn.qpackDecoder = c.decoder
+	}
 	// send the SETTINGs frame, using 0-RTT data, if possible
 	go func() {
 		_, err := c.rawConn.openControlStream(&settingsFrame{

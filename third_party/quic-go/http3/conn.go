@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/quic-go/qpack"
 	"github.com/quic-go/quic-go"
 	"github.com/quic-go/quic-go/http3/qlog"
 	"github.com/quic-go/quic-go/qlogwriter"
@@ -44,6 +45,13 @@ type rawConn struct {
 
 	settings         *Settings
 	receivedSettings chan struct{}
+
+	// QPACK's dynamic table (qpack_table.go): a server's encoder, set up
+	// when the client's SETTINGS offer a table, using at most
+	// qpackTableCapacity of it; a client's decoder, if it offered one.
+	qpackTableCapacity uint64
+	qpackEncoder       atomic.Pointer[qpackEncoder]
+	qpackDecoder       *qpack.Decoder
 
 	qlogger   qlogwriter.Recorder
 	qloggerWG sync.WaitGroup // tracks goroutines that may produce qlog events
@@ -182,14 +190,16 @@ func (c *rawConn) handleUnidirectionalStream(str *quic.ReceiveStream, isServer b
 	case streamTypeQPACKEncoderStream:
 		if isFirst := c.rcvdQPACKEncoderStr.CompareAndSwap(false, true); !isFirst {
 			c.CloseWithError(quic.ApplicationErrorCode(ErrCodeStreamCreationError), "duplicate QPACK encoder stream")
+			return
 		}
-		// Our QPACK implementation doesn't use the dynamic table yet.
+		c.readQPACKEncoderStream(str)
 		return
 	case streamTypeQPACKDecoderStream:
 		if isFirst := c.rcvdQPACKDecoderStr.CompareAndSwap(false, true); !isFirst {
 			c.CloseWithError(quic.ApplicationErrorCode(ErrCodeStreamCreationError), "duplicate QPACK decoder stream")
+			return
 		}
-		// Our QPACK implementation doesn't use the dynamic table yet.
+		c.readQPACKDecoderStream(str)
 		return
 	case streamTypePushStream:
 		if isServer {
@@ -238,6 +248,7 @@ func (c *rawConn) handleControlStream(str *quic.ReceiveStream) {
 		EnableExtendedConnect: sf.ExtendedConnect,
 		Other:                 sf.Other,
 	}
+	c.startQPACKEncoder(sf.Other[settingQPACKMaxTableCapacity])
 	close(c.receivedSettings)
 	if sf.Datagram {
 		// If datagram support was enabled on our side as well as on the server side,

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"log/slog"
 	"net/http"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -312,9 +314,13 @@ func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []b
 		body = nil
 	}
 	w.numWritten = int64(len(body))
+	staticSection := fieldSection
+	if e := w.qpackEncoder(); e != nil {
+		fieldSection = e.encodeAgain(fieldSection)
+	}
 	frame := (&headersFrame{Length: uint64(len(fieldSection))}).Append(make([]byte, 0, 2*frameHeaderLen+len(fieldSection)+min(len(body), maxSmallResponseSize)))
 	if w.str.qlogger != nil {
-		w.qlogEncodedResponse(len(frame)+len(fieldSection), fieldSection, len(body))
+		w.qlogEncodedResponse(len(frame)+len(fieldSection), staticSection, len(body))
 	}
 	buf := append(frame, fieldSection...)
 	if len(body) > 0 {
@@ -370,6 +376,15 @@ func tryWriteAllOwned(str datagramStream, buf []byte) error {
 // larger head is copied as before.
 const responseHeadroom = 256
 
+// qpackEncoder returns the connection's QPACK dynamic table, if it has one
+// (a test's writer has no connection).
+func (w *responseWriter) qpackEncoder() *qpackEncoder {
+	if w.conn == nil {
+		return nil
+	}
+	return w.conn.qpackEncoder.Load()
+}
+
 // smallBody returns the body buffered so far.
 func (w *responseWriter) smallBody() []byte {
 	if len(w.smallResponse) == 0 {
@@ -407,13 +422,6 @@ func (w *responseWriter) encodeHeader(status, spare int) ([]byte, error) {
 	headers := headerBlockPool.Get().(*bytes.Buffer)
 	defer putHeaderBlock(headers)
 	headers.Reset()
-	enc := qpack.NewEncoder(headers)
-	if err := enc.WriteField(qpack.HeaderField{Name: ":status", Value: strconv.Itoa(status)}); err != nil {
-		return nil, err
-	}
-	if w.str.qlogger != nil {
-		headerFields = append(headerFields, qlog.HeaderField{Name: ":status", Value: strconv.Itoa(status)})
-	}
 
 	// Handle trailer fields
 	if vals, ok := w.header["Trailer"]; ok {
@@ -427,22 +435,42 @@ func (w *responseWriter) encodeHeader(status, spare int) ([]byte, error) {
 		}
 	}
 
-	for k, v := range w.header {
-		if _, excluded := w.trailers[k]; excluded {
-			continue
+	fields := func(yield func(qpack.HeaderField) bool) {
+		if !yield(qpack.HeaderField{Name: ":status", Value: strconv.Itoa(status)}) {
+			return
 		}
-		// Ignore "Trailer:" prefixed headers
-		if strings.HasPrefix(k, http.TrailerPrefix) {
-			continue
-		}
-		for index := range v {
-			name := lowerHeaderName(k)
-			value := v[index]
-			if err := enc.WriteField(qpack.HeaderField{Name: name, Value: value}); err != nil {
-				return nil, err
+		for k, v := range w.header {
+			if _, excluded := w.trailers[k]; excluded {
+				continue
 			}
-			if w.str.qlogger != nil {
-				headerFields = append(headerFields, qlog.HeaderField{Name: name, Value: value})
+			// Ignore "Trailer:" prefixed headers
+			if strings.HasPrefix(k, http.TrailerPrefix) {
+				continue
+			}
+			name := lowerHeaderName(k)
+			for _, value := range v {
+				if !yield(qpack.HeaderField{Name: name, Value: value}) {
+					return
+				}
+			}
+		}
+	}
+	if w.str.qlogger != nil {
+		// The header map's order is random: log the order encoded.
+		collected := slices.Collect(iter.Seq[qpack.HeaderField](fields))
+		for _, f := range collected {
+			headerFields = append(headerFields, qlog.HeaderField{Name: f.Name, Value: f.Value})
+		}
+		fields = slices.Values(collected)
+	}
+	if e := w.qpackEncoder(); e != nil {
+		headers.Write(e.table.AppendSection(headers.AvailableBuffer(), fields))
+		e.flush()
+	} else {
+		enc := qpack.NewEncoder(headers)
+		for f := range fields {
+			if err := enc.WriteField(f); err != nil {
+				return nil, err
 			}
 		}
 	}
