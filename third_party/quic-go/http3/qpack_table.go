@@ -38,6 +38,7 @@ type qpackStream struct {
 	streamType uint64
 	mu         sync.Mutex
 	str        *quic.SendStream
+	typeSent   bool // the stream type went with a write that succeeded
 }
 
 // write sends p; with block false, a stream that cannot take p now
@@ -51,11 +52,16 @@ func (s *qpackStream) write(p []byte, block bool) error {
 			return err
 		}
 		s.str = str
+	}
+	if !s.typeSent {
 		p = append([]byte{byte(s.streamType)}, p...)
 	}
 	err := s.str.TryWriteAll(p)
 	if errors.Is(err, quic.ErrWouldBlock) && block {
 		_, err = s.str.Write(p)
+	}
+	if err == nil {
+		s.typeSent = true
 	}
 	return err
 }
