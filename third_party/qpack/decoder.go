@@ -26,9 +26,12 @@ var errNoDynamicTable = errors.New("no dynamic table")
 type Decoder struct {
 	mu    sync.Mutex
 	table *dynamicTable // nil: the static table only
-	// decoderStream takes the decoder's instructions; acked is the insert
-	// count the encoder was told of (its Known Received Count).
+	// decoderStream takes the decoder's instructions, written outside mu
+	// (a stream the peer does not let us write must not stop decoding) in
+	// the order writeMu gives them; acked is the insert count the encoder
+	// was told of (its Known Received Count).
 	decoderStream io.Writer
+	writeMu       sync.Mutex
 	acked         uint64
 }
 
@@ -188,6 +191,15 @@ func relative(base, index uint64) (uint64, error) {
 	return base - 1 - index, nil
 }
 
+// postBase turns a post-base index into an absolute one below ric
+// (RFC 9204 §3.2.6), without overflowing.
+func postBase(base, index, ric uint64) (uint64, error) {
+	if base >= ric || index >= ric-base {
+		return 0, invalidIndexError(index)
+	}
+	return base + index, nil
+}
+
 func (d *Decoder) parseIndexedHeaderField(buf []byte, ric, base uint64) (_ HeaderField, rest []byte, _ error) {
 	static := buf[0]&0x40 != 0
 	index, rest, err := readVarInt(6, buf)
@@ -217,7 +229,11 @@ func (d *Decoder) parsePostBaseIndexedField(buf []byte, ric, base uint64) (_ Hea
 	if err != nil {
 		return HeaderField{}, buf, err
 	}
-	hf, err := d.dynamicAt(base+index, ric)
+	abs, err := postBase(base, index, ric)
+	if err != nil {
+		return HeaderField{}, buf, err
+	}
+	hf, err := d.dynamicAt(abs, ric)
 	return hf, rest, err
 }
 
@@ -255,7 +271,11 @@ func (d *Decoder) parsePostBaseLiteralField(buf []byte, ric, base uint64) (_ Hea
 	if err != nil {
 		return HeaderField{}, buf, err
 	}
-	hf, err := d.dynamicAt(base+index, ric)
+	abs, err := postBase(base, index, ric)
+	if err != nil {
+		return HeaderField{}, buf, err
+	}
+	hf, err := d.dynamicAt(abs, ric)
 	if err != nil {
 		return HeaderField{}, buf, err
 	}

@@ -118,11 +118,13 @@ func (d *Decoder) insertedAt(index uint64) (HeaderField, error) {
 // acknowledgeSection sends a Section Acknowledgment (RFC 9204 §4.4.1) for
 // a section that referred to the dynamic table.
 func (d *Decoder) acknowledgeSection(streamID, ric uint64) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.acked = max(d.acked, ric)
 	b := appendVarInt(nil, 7, streamID)
 	b[0] |= 0x80
+	d.writeMu.Lock()
+	defer d.writeMu.Unlock()
+	d.mu.Lock()
+	d.acked = max(d.acked, ric)
+	d.mu.Unlock()
 	_, err := d.decoderStream.Write(b)
 	return err
 }
@@ -130,13 +132,15 @@ func (d *Decoder) acknowledgeSection(streamID, ric uint64) error {
 // acknowledgeInserts sends an Insert Count Increment (RFC 9204 §4.4.3)
 // for the entries received and not yet acknowledged.
 func (d *Decoder) acknowledgeInserts() error {
+	d.writeMu.Lock()
+	defer d.writeMu.Unlock()
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	n := d.table.insertCount() - d.acked
+	d.acked += n
+	d.mu.Unlock()
 	if n == 0 {
 		return nil
 	}
-	d.acked += n
 	_, err := d.decoderStream.Write(appendVarInt(nil, 6, n))
 	return err
 }

@@ -128,24 +128,30 @@ func readStreamVarInt(first byte, n byte, r io.ByteReader) (uint64, error) {
 }
 
 // readStreamString reads a string literal whose first byte, first, was
-// read already; its length is bounded by limit before anything is
-// allocated.
+// read already; its length is bounded by limit, decoded, and before
+// anything is allocated by what Huffman coding can make of limit bytes
+// (codes of up to 30 bits per byte).
 func readStreamString(first byte, n byte, r byteReader, limit uint64) (string, error) {
+	huffman := first&(1<<n) != 0
 	l, err := readStreamVarInt(first, n, r)
 	if err != nil {
 		return "", err
 	}
-	if l > limit {
+	if l > limit && (!huffman || l > limit*30/8+1) {
 		return "", fmt.Errorf("qpack: string of %d bytes over the table capacity", l)
 	}
 	b := make([]byte, l)
 	if _, err := io.ReadFull(r, b); err != nil {
 		return "", err
 	}
-	if first&(1<<n) != 0 {
-		return hpack.HuffmanDecodeToString(b)
+	if !huffman {
+		return string(b), nil
 	}
-	return string(b), nil
+	s, err := hpack.HuffmanDecodeToString(b)
+	if err == nil && uint64(len(s)) > limit {
+		return "", fmt.Errorf("qpack: string of %d bytes over the table capacity", len(s))
+	}
+	return s, err
 }
 
 // byteReader is what instruction streams are read through.

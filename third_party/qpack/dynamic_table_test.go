@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -111,6 +112,21 @@ func TestEncoderTableSensitiveFieldsNeverInserted(t *testing.T) {
 	}
 }
 
+// A value that Huffman coding would lengthen still fits an entry whose
+// size is within the capacity.
+func TestEncoderTableInsertsValuesHuffmanLengthens(t *testing.T) {
+	p := newTablePair(64<<10, 4096)
+	fields := []HeaderField{{Name: "x-binary", Value: strings.Repeat("\x00", 3000)}}
+	for i := range 3 {
+		p.roundTrip(t, uint64(4*i), fields)
+		p.deliverInserts(t)
+		p.deliverAcks(t)
+	}
+	if n := p.roundTrip(t, 12, fields); n > 4 {
+		t.Errorf("section of %d bytes, want a reference", n)
+	}
+}
+
 func TestEncoderTableStopsWhenFull(t *testing.T) {
 	p := newTablePair(64<<10, 200)
 	for i := range 50 {
@@ -204,6 +220,13 @@ func TestDynamicDecoderRejects(t *testing.T) {
 		if err := decodeAll(d, section); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+	// Base 2^63 (Required Insert Count 1, Delta Base 2^63-1) plus post-base
+	// index 2^63 is 0 in 64 bits.
+	wrap := appendVarInt(appendVarInt([]byte{0x02}, 7, 1<<63-1), 4, 1<<63)
+	wrap[len(wrap)-10] |= 0x10
+	if err := decodeAll(d, wrap); err == nil {
+		t.Error("a post-base index that wraps around: accepted")
 	}
 	if err := decodeAll(d, nil); err == nil {
 		t.Error("an empty section was accepted")

@@ -153,12 +153,17 @@ func appendIndexedStatic(dst []byte, i uint8) []byte {
 	return dst
 }
 
-// appendString appends a Huffman-coded string with a 7-bit length prefix.
+// appendString appends a string with a 7-bit length prefix, Huffman-coded
+// unless that is longer.
 func appendString(dst []byte, s string) []byte {
 	offset := len(dst)
-	dst = appendVarInt(dst, 7, hpack.HuffmanEncodeLength(s))
-	dst[offset] |= 0x80
-	return hpack.AppendHuffmanString(dst, s)
+	if l := hpack.HuffmanEncodeLength(s); l < uint64(len(s)) {
+		dst = appendVarInt(dst, 7, l)
+		dst[offset] |= 0x80
+		return hpack.AppendHuffmanString(dst, s)
+	}
+	dst = appendVarInt(dst, 7, uint64(len(s)))
+	return append(dst, s...)
 }
 
 // maybeInsert inserts f on its second use, if it fits; t.mu is held.

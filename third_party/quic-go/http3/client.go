@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -105,7 +106,13 @@ func newClientConn(
 	}
 	capacity := additionalSettings[settingQPACKMaxTableCapacity]
 	if capacity > 0 {
-		// Offered in SETTINGS, with no blocked streams (qpack_table.go).
+		// Offered in SETTINGS, with no blocked streams (qpack_table.go):
+		// the decoder cannot wait for inserts.
+		if _, ok := additionalSettings[settingQPACKBlockedStreams]; ok {
+			additionalSettings = maps.Clone(additionalSettings)
+			delete(additionalSettings, settingQPACKBlockedStreams)
+			c.additionalSettings = additionalSettings
+		}
 		c.decoder = qpack.NewDynamicDecoder(capacity, &qpackStream{conn: conn, streamType: streamTypeQPACKDecoderStream})
 	}
 	c.goAwayCtx, c.goAwayCancel = context.WithCancel(context.Background())

@@ -17,8 +17,11 @@ import (
 // sent every response's fields in full (about 170 bytes per cache hit)
 // where HTTP/2's HPACK sends a byte or two per repeated field.
 
-// settingQPACKMaxTableCapacity is SETTINGS_QPACK_MAX_TABLE_CAPACITY.
-const settingQPACKMaxTableCapacity = 0x1
+// SETTINGS_QPACK_MAX_TABLE_CAPACITY and SETTINGS_QPACK_BLOCKED_STREAMS.
+const (
+	settingQPACKMaxTableCapacity = 0x1
+	settingQPACKBlockedStreams   = 0x7
+)
 
 // serverQPACKTableCapacity is how much of a client's QPACK dynamic table a
 // server uses: the fields that repeat across a site's responses (types,
@@ -146,12 +149,13 @@ func (c *rawConn) readQPACKDecoderStream(str *quic.ReceiveStream) {
 }
 
 // qpackStreamFailed closes the connection for what ended a QPACK stream:
-// its closure (RFC 9204 §4.2), or an invalid instruction.
+// its closure or reset (RFC 9204 §4.2), or an invalid instruction.
 func (c *rawConn) qpackStreamFailed(err error, code ErrCode) {
-	if _, ok := errors.AsType[*quic.StreamError](err); ok || c.conn.Context().Err() != nil {
+	if c.conn.Context().Err() != nil {
 		return
 	}
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
+	_, reset := errors.AsType[*quic.StreamError](err)
+	if reset || err == io.EOF || err == io.ErrUnexpectedEOF {
 		c.CloseWithError(quic.ApplicationErrorCode(ErrCodeClosedCriticalStream), "")
 		return
 	}

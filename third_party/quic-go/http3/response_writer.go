@@ -320,7 +320,7 @@ func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []b
 	}
 	frame := (&headersFrame{Length: uint64(len(fieldSection))}).Append(make([]byte, 0, 2*frameHeaderLen+len(fieldSection)+min(len(body), maxSmallResponseSize)))
 	if w.str.qlogger != nil {
-		w.qlogEncodedResponse(len(frame)+len(fieldSection), staticSection, len(body))
+		w.qlogEncodedResponse(len(frame)+len(fieldSection), len(fieldSection), staticSection, len(body))
 	}
 	buf := append(frame, fieldSection...)
 	if len(body) > 0 {
@@ -337,10 +337,11 @@ func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []b
 }
 
 // qlogEncodedResponse records the frames of an encoded response, its
-// fields decoded (only with qlog on).
-func (w *responseWriter) qlogEncodedResponse(headersLen int, fieldSection []byte, bodyLen int) {
+// fields decoded from staticSection (the section as the handler gave it,
+// sent as sectionLen bytes; only with qlog on).
+func (w *responseWriter) qlogEncodedResponse(headersLen, sectionLen int, staticSection []byte, bodyLen int) {
 	var fields []qlog.HeaderField
-	decode := qpack.NewDecoder().Decode(fieldSection)
+	decode := qpack.NewDecoder().Decode(staticSection)
 	for {
 		hf, err := decode()
 		if err != nil {
@@ -348,7 +349,7 @@ func (w *responseWriter) qlogEncodedResponse(headersLen int, fieldSection []byte
 		}
 		fields = append(fields, qlog.HeaderField{Name: hf.Name, Value: hf.Value})
 	}
-	qlogCreatedHeadersFrame(w.str.qlogger, w.str.StreamID(), headersLen, len(fieldSection), fields)
+	qlogCreatedHeadersFrame(w.str.qlogger, w.str.StreamID(), headersLen, sectionLen, fields)
 	if bodyLen > 0 {
 		w.str.qlogger.RecordEvent(qlog.FrameCreated{
 			StreamID: w.str.StreamID(),
