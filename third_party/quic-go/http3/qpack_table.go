@@ -26,7 +26,8 @@ const (
 // serverQPACKTableCapacity is how much of a client's QPACK dynamic table a
 // server uses: the fields that repeat across a site's responses (types,
 // cache policy, server, Alt-Svc, ...) take one to two kilobytes; more
-// would only hold values that change. It is memory per connection.
+// would hold values particular to one resource (ETag, Last-Modified),
+// at a cost in memory per connection.
 const serverQPACKTableCapacity = 4096
 
 const (
