@@ -8,7 +8,7 @@
 # ceiling for a Go edge; HTTP/1.1 and HTTP/2, no HTTP/3), the server on
 # core 0 and a C load generator on core 1: wrk for HTTP/1.1 (plain,
 # loopback), h2load for HTTP/2 (TLS, one connection, 32 streams),
-# loadtest/cmd/httpload (a quic-go client) for HTTP/3 (32 streams
+# loadtest/cmd/httpload (a frame-level quic-go client) for HTTP/3 (32 streams
 # on one connection). KEYS lists the workloads: 1 is one URL (/item), 1000
 # (the issue's) is 1,000 URLs (/k/0../k/999) of 2 KB, all hits, which wrk
 # rotates with a Lua script, h2load reads from a URI file (-i) and httpload
