@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/quic-go/qpack"
@@ -17,8 +18,8 @@ import (
 
 // h3Frames is an HTTP/3 client at the frame level, what h2load is for
 // HTTP/2: a request is a HEADERS frame encoded once per URL, a response is
-// read frame by frame, its fields decoded only to find :status, its DATA
-// counted and dropped. quic-go's http3.Transport builds an http.Request
+// read frame by frame, its fields decoded only to find :status (to their
+// end with a QPACK table), its DATA counted and dropped. quic-go's http3.Transport builds an http.Request
 // and an http.Response with header maps per request, which cost the
 // client more CPU per hit than the edge spends serving it (the client was
 // the limit of the peer bench's HTTP/3 runs, docs/BENCHMARKS.md); a load
@@ -27,20 +28,33 @@ type h3Frames struct {
 	conn    *quic.Conn
 	headers map[string][]byte // URL → its request's HEADERS frame
 	decoder *qpack.Decoder
+	table   bool // the decoder keeps a dynamic table
+	// headBytes counts the response field sections' bytes, which a QPACK
+	// table shrinks.
+	headBytes atomic.Int64
 }
 
-// HTTP/3 frame and stream types (RFC 9114 §7.2, §6.2.1).
+// HTTP/3 frame, stream and setting types (RFC 9114 §7.2, §6.2; RFC 9204
+// §4.2, §5).
 const (
-	frameData          = 0x0
-	frameHeaders       = 0x1
-	frameSettings      = 0x4
-	streamTypeControl  = 0x0
-	maxResponseHeaders = 64 << 10
+	frameData                 = 0x0
+	frameHeaders              = 0x1
+	frameSettings             = 0x4
+	streamTypeControl         = 0x0
+	streamTypeQPACKEncoder    = 0x2
+	streamTypeQPACKDecoder    = 0x3
+	settingQPACKTableCapacity = 0x1
+	errorQPACKEncoderStream   = 0x201
+	maxResponseHeaders        = 64 << 10
 )
 
 // dialH3Frames connects to the host of urls (all on one origin) and sends
-// the control stream's SETTINGS, empty: no QPACK table, no extensions.
-func dialH3Frames(ctx context.Context, urls []string, tlsConf *tls.Config, conf *quic.Config) (*h3Frames, error) {
+// the control stream's SETTINGS: with qpackTable > 0, a QPACK dynamic
+// table of that many bytes (Chromium offers 64 KiB) and no blocked
+// streams, so that the server's field sections are decoded as a browser's
+// would be; nothing else. The server's unidirectional streams are read:
+// its QPACK encoder stream into the table, the rest discarded.
+func dialH3Frames(ctx context.Context, urls []string, tlsConf *tls.Config, conf *quic.Config, qpackTable uint64) (*h3Frames, error) {
 	first, err := url.Parse(urls[0])
 	if err != nil {
 		return nil, err
@@ -56,21 +70,69 @@ func dialH3Frames(ctx context.Context, urls []string, tlsConf *tls.Config, conf 
 		return nil, err
 	}
 	c := &h3Frames{conn: conn, headers: make(map[string][]byte, len(urls)), decoder: qpack.NewDecoder()}
-	for _, u := range urls {
-		if c.headers[u], err = requestHeaders(u); err != nil {
-			conn.CloseWithError(0, "")
-			return nil, err
-		}
-	}
-	control, err := conn.OpenUniStream()
-	if err == nil {
-		_, err = control.Write([]byte{streamTypeControl, frameSettings, 0})
-	}
-	if err != nil {
+	if err := c.start(urls, qpackTable); err != nil {
 		conn.CloseWithError(0, "")
-		return nil, fmt.Errorf("control stream: %w", err)
+		return nil, err
 	}
 	return c, nil
+}
+
+// start encodes the requests, opens the control stream (and with a table
+// the QPACK decoder stream) and starts reading the server's streams.
+func (c *h3Frames) start(urls []string, qpackTable uint64) error {
+	for _, u := range urls {
+		var err error
+		if c.headers[u], err = requestHeaders(u); err != nil {
+			return err
+		}
+	}
+	var settings []byte
+	if qpackTable > 0 {
+		settings = quicvarint.Append(quicvarint.Append(nil, settingQPACKTableCapacity), qpackTable)
+		decoderStream, err := c.conn.OpenUniStream()
+		if err == nil {
+			_, err = decoderStream.Write([]byte{streamTypeQPACKDecoder})
+		}
+		if err != nil {
+			return fmt.Errorf("QPACK decoder stream: %w", err)
+		}
+		c.decoder, c.table = qpack.NewDynamicDecoder(qpackTable, decoderStream), true
+	}
+	control, err := c.conn.OpenUniStream()
+	if err == nil {
+		frame := quicvarint.Append([]byte{streamTypeControl, frameSettings}, uint64(len(settings)))
+		_, err = control.Write(append(frame, settings...))
+	}
+	if err != nil {
+		return fmt.Errorf("control stream: %w", err)
+	}
+	go c.acceptUniStreams()
+	return nil
+}
+
+// acceptUniStreams reads the server's unidirectional streams until the
+// connection ends.
+func (c *h3Frames) acceptUniStreams() {
+	for {
+		str, err := c.conn.AcceptUniStream(context.Background())
+		if err != nil {
+			return
+		}
+		go func() {
+			br := bufio.NewReader(str)
+			typ, err := quicvarint.Read(br)
+			if err != nil {
+				return
+			}
+			if typ == streamTypeQPACKEncoder && c.table {
+				if err := c.decoder.ReadEncoderStream(br); err != nil && c.conn.Context().Err() == nil {
+					c.conn.CloseWithError(errorQPACKEncoderStream, err.Error())
+				}
+				return
+			}
+			_, _ = io.Copy(io.Discard, br) // control (SETTINGS, GOAWAY) and others
+		}()
+	}
 }
 
 // requestHeaders is the HEADERS frame of a GET of rawURL.
@@ -111,7 +173,7 @@ func (c *h3Frames) get(ctx context.Context, rawURL string, br *bufio.Reader) (in
 	str.Close()
 	str.SetReadDeadline(time.Now().Add(requestTimeout))
 	br.Reset(str)
-	n, err := c.readResponse(br)
+	n, err := c.readResponse(br, uint64(str.StreamID()))
 	if err != nil {
 		str.CancelRead(0)
 	}
@@ -126,7 +188,7 @@ var (
 // readResponse reads a response's frames to the stream's end: one HEADERS
 // frame with :status 200, then DATA frames (and any unknown frame types,
 // which RFC 9114 §9 says to skip).
-func (c *h3Frames) readResponse(br *bufio.Reader) (int64, error) {
+func (c *h3Frames) readResponse(br *bufio.Reader, streamID uint64) (int64, error) {
 	var body int64
 	status := ""
 	for {
@@ -143,7 +205,7 @@ func (c *h3Frames) readResponse(br *bufio.Reader) (int64, error) {
 		}
 		switch {
 		case typ == frameHeaders && status == "":
-			if status, err = c.readStatus(br, length); err != nil {
+			if status, err = c.readStatus(br, length, streamID); err != nil {
 				return body, err
 			}
 			if status != "200" {
@@ -165,8 +227,9 @@ func (c *h3Frames) readResponse(br *bufio.Reader) (int64, error) {
 }
 
 // readStatus reads a HEADERS frame's field section of length bytes and
-// decodes it up to its :status.
-func (c *h3Frames) readStatus(br *bufio.Reader, length uint64) (string, error) {
+// decodes it up to its :status; with a dynamic table, to its end, which
+// acknowledges the section as RFC 9204 §4.4.1 requires.
+func (c *h3Frames) readStatus(br *bufio.Reader, length, streamID uint64) (string, error) {
 	if length > maxResponseHeaders {
 		return "", fmt.Errorf("response HEADERS of %d bytes", length)
 	}
@@ -180,17 +243,25 @@ func (c *h3Frames) readStatus(br *bufio.Reader, length uint64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	next := c.decoder.Decode(block)
+	c.headBytes.Add(int64(length))
+	next := c.decoder.DecodeStream(streamID, block)
+	status := ""
 	for {
 		f, err := next()
 		if err == io.EOF {
-			return "", errNoStatus
+			if status == "" {
+				return "", errNoStatus
+			}
+			return status, nil
 		}
 		if err != nil {
 			return "", err
 		}
-		if f.Name == ":status" {
-			return f.Value, nil
+		if f.Name == ":status" && status == "" {
+			status = f.Value
+			if !c.table {
+				return status, nil
+			}
 		}
 	}
 }

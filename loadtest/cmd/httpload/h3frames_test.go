@@ -56,7 +56,7 @@ func TestH3FramesAgainstHTTP3Server(t *testing.T) {
 	base := "https://localhost:" + strings.TrimPrefix(pc.LocalAddr().String(), "127.0.0.1:")
 	urls := []string{base + "/k/0", base + "/k/1", base + "/missing", base + "/big-head"}
 	tlsConf := &tls.Config{RootCAs: cert.Pool, ServerName: "localhost"}
-	c, err := dialH3Frames(context.Background(), urls, tlsConf, &quic.Config{})
+	c, err := dialH3Frames(context.Background(), urls, tlsConf, &quic.Config{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +82,53 @@ func TestH3FramesAgainstHTTP3Server(t *testing.T) {
 	}
 }
 
+// With a QPACK table offered, the server's repeated response fields come
+// from the table: the field sections shrink while every response still
+// decodes with :status 200.
+func TestH3FramesQPACKTable(t *testing.T) {
+	cert := testcert.Write(t)
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http3.Server{
+		TLSConfig: http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{cert.KeyPair}}),
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Cache-Control", "public, max-age=86400")
+			w.Header().Set("X-Served-By", "a-long-and-repeated-value-the-table-takes")
+			_, _ = w.Write([]byte("{}"))
+		}),
+	}
+	go srv.Serve(pc)
+	t.Cleanup(func() { srv.Close() })
+	u := "https://localhost:" + strings.TrimPrefix(pc.LocalAddr().String(), "127.0.0.1:") + "/item"
+	tlsConf := &tls.Config{RootCAs: cert.Pool, ServerName: "localhost"}
+	heads := map[uint64][]int64{} // table size → each response's head bytes
+	for _, table := range []uint64{0, 4096} {
+		c, err := dialH3Frames(context.Background(), []string{u}, tlsConf, &quic.Config{}, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		br := bufio.NewReader(nil)
+		// The server inserts a field on its second use and refers to it
+		// once the client acknowledged the insert, which crosses the
+		// network: responses until the section shrinks, bounded.
+		for i := 0; i < 200 && (i < 3 || table > 0 && heads[table][i-1] >= heads[0][0]); i++ {
+			before := c.headBytes.Load()
+			if n, err := c.get(context.Background(), u, br); err != nil || n != 2 {
+				t.Fatalf("table %d, response %d: %d bytes, %v", table, i, n, err)
+			}
+			heads[table] = append(heads[table], c.headBytes.Load()-before)
+		}
+		c.conn.CloseWithError(0, "")
+	}
+	last := heads[4096][len(heads[4096])-1]
+	if heads[0][2] != heads[0][0] || last*3 > heads[0][0] {
+		t.Fatalf("field section bytes without a table %v, with one %v", heads[0], heads[4096])
+	}
+}
+
 // FuzzReadResponse: whatever the stream carries, readResponse returns
 // (a bounded HEADERS frame, no panic) and counts no more body than the
 // stream held.
@@ -93,7 +140,7 @@ func FuzzReadResponse(f *testing.F) {
 	f.Add([]byte{frameHeaders, 0x80, 0xff, 0xff, 0xff}) // a length beyond the limit
 	c := &h3Frames{decoder: qpack.NewDecoder()}
 	f.Fuzz(func(t *testing.T, stream []byte) {
-		n, _ := c.readResponse(bufio.NewReaderSize(bytes.NewReader(stream), 64))
+		n, _ := c.readResponse(bufio.NewReaderSize(bytes.NewReader(stream), 64), 0)
 		if n > int64(len(stream)) {
 			t.Fatalf("counted %d body bytes from %d", n, len(stream))
 		}
@@ -115,7 +162,7 @@ func TestReadResponseStatus(t *testing.T) {
 		{append(response("200", nil), response("200", nil)...), 0, false},
 		{nil, 0, false},
 	} {
-		n, err := c.readResponse(bufio.NewReader(bytes.NewReader(tc.stream)))
+		n, err := c.readResponse(bufio.NewReader(bytes.NewReader(tc.stream)), 0)
 		if (err == nil) != tc.ok || n != tc.body {
 			t.Errorf("%x: %d bytes, %v", tc.stream, n, err)
 		}

@@ -46,6 +46,9 @@ type result struct {
 	PacketsOutPerResponse float64 `json:"packets_out_per_response,omitempty"`
 	BytesInPerResponse    float64 `json:"bytes_in_per_response,omitempty"`
 	BytesOutPerResponse   float64 `json:"bytes_out_per_response,omitempty"`
+	// The response field sections' bytes (HTTP/3's HEADERS frames'
+	// payloads), per response: what QPACK's table saves.
+	HeadBytesPerResponse float64 `json:"head_bytes_per_response,omitempty"`
 }
 
 func main() {
@@ -59,6 +62,7 @@ func main() {
 	insecure := flag.Bool("k", true, "skip certificate verification (loopback benchmarks)")
 	keys := flag.Int("keys", 1, "with N > 1, request <url>0 to <url>N-1 in turn (-url ends with the keys' common prefix)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured run (not the warm-up) to this file")
+	qpackTable := flag.Uint64("qpack-table", 0, "over HTTP/3, offer the server a QPACK dynamic table of this many bytes (Chromium: 65536)")
 	traceFile := flag.String("trace", "", "write an execution trace of the measured run's first 200 ms to this file (go tool trace)")
 	flag.Parse()
 	if *url == "" || *keys < 1 {
@@ -81,7 +85,7 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: *insecure}
-	newFetch, h3conns, err := fetchers(*proto, urls, tlsConf, max(1, *conns), *conc)
+	newFetch, h3conns, err := fetchers(*proto, urls, tlsConf, max(1, *conns), *conc, *qpackTable)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "httpload:", err)
 		os.Exit(2)
@@ -146,6 +150,7 @@ func main() {
 		res.PacketsOutPerResponse = float64(after.PacketsSent-before.PacketsSent) / n
 		res.BytesInPerResponse = float64(after.BytesReceived-before.BytesReceived) / n
 		res.BytesOutPerResponse = float64(after.BytesSent-before.BytesSent) / n
+		res.HeadBytesPerResponse = float64(after.HeadBytes-before.HeadBytes) / n
 	}
 	_ = json.NewEncoder(os.Stdout).Encode(res)
 	if res.Errors > 0 {
@@ -177,11 +182,11 @@ type fetch func(ctx context.Context, url string) (int64, error)
 // fetchers connects as proto needs (conns connections for h2 and h3; one
 // per worker of conc for h1) and returns what makes worker i's fetch, and
 // the HTTP/3 connections.
-func fetchers(proto string, urls []string, tlsConf *tls.Config, conns, conc int) (func(i int) fetch, h3Conns, error) {
+func fetchers(proto string, urls []string, tlsConf *tls.Config, conns, conc int, qpackTable uint64) (func(i int) fetch, h3Conns, error) {
 	if proto == "h3" {
 		var h3 h3Conns
 		for range conns {
-			c, err := dialH3Frames(context.Background(), urls, tlsConf, &quic.Config{})
+			c, err := dialH3Frames(context.Background(), urls, tlsConf, &quic.Config{}, qpackTable)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -216,9 +221,16 @@ func fetchers(proto string, urls []string, tlsConf *tls.Config, conns, conc int)
 // h3Conns are the HTTP/3 connections, kept for their packet counts.
 type h3Conns []*h3Frames
 
+// h3Stats are the HTTP/3 connections' counts, summed.
+type h3Stats struct {
+	quic.ConnectionStats
+	HeadBytes int64
+}
+
 // stats sums the connections' packet and byte counts.
-func (h h3Conns) stats() (sum quic.ConnectionStats) {
+func (h h3Conns) stats() (sum h3Stats) {
 	for _, c := range h {
+		sum.HeadBytes += c.headBytes.Load()
 		s := c.conn.ConnectionStats()
 		sum.PacketsSent += s.PacketsSent
 		sum.PacketsReceived += s.PacketsReceived
