@@ -20,8 +20,8 @@ import (
 // early pack is one more send, which is worth it only while the peer is
 // slower than the server: against quic-go's http3 client (the slower
 // side), 3 gained the most; against a frame-level client cheaper than the
-// server, as h2load is for HTTP/2, 16 answers 11-19% more 2 KB hits than 3
-// and loses 3-5% of 3's gain against the slow client
+// server, as h2load is for HTTP/2, 16 answers 2-19% more 2 KB hits than 3
+// and 3-5% fewer than 3 against the slow client
 // (docs/BENCHMARKS.md, "HTTP/3 hits: a client cheaper than the server").
 // Streams written without being
 // finished (WebTransport's, whose writers batch their own writes) do not
