@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -141,8 +142,8 @@ func requestHeaders(rawURL string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var block []byte
-	enc := qpack.NewEncoder(writerFunc(func(p []byte) (int, error) { block = append(block, p...); return len(p), nil }))
+	var block bytes.Buffer
+	enc := qpack.NewEncoder(&block)
 	for _, f := range []qpack.HeaderField{
 		{Name: ":method", Value: "GET"}, {Name: ":scheme", Value: u.Scheme},
 		{Name: ":authority", Value: u.Host}, {Name: ":path", Value: u.RequestURI()},
@@ -151,13 +152,9 @@ func requestHeaders(rawURL string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	frame := quicvarint.Append([]byte{frameHeaders}, uint64(len(block)))
-	return append(frame, block...), nil
+	frame := quicvarint.Append([]byte{frameHeaders}, uint64(block.Len()))
+	return append(frame, block.Bytes()...), nil
 }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // get requests rawURL on a new stream and reads the response through br,
 // returning the body's length; a status other than 200 is an error.
