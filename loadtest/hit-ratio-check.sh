@@ -3,7 +3,7 @@
 # on core 0 serves the same 2 KB body as an `edge_cache` hit (the fast hit
 # path) and as Caddy's `respond`, on servers of their own, and C load generators
 # on core 1 measure both in the same run, alternating: wrk over HTTP/1.1,
-# h2load over HTTP/2 (TLS, one connection, 32 streams), httpload (a
+# h2load over HTTP/2 (TLS, one connection, 32 streams), httpload (a frame-level
 # quic-go client) over HTTP/3 (one connection, 32 streams). It fails when a
 # hit/respond ratio is under its floor. Ratios, not rates: the rates move
 # with whatever else runs on a shared machine, the ratio of two runs of the

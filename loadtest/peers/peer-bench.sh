@@ -8,7 +8,7 @@
 # ceiling for a Go edge; HTTP/1.1 and HTTP/2, no HTTP/3), the server on
 # core 0 and a C load generator on core 1: wrk for HTTP/1.1 (plain,
 # loopback), h2load for HTTP/2 (TLS, one connection, 32 streams),
-# loadtest/cmd/httpload (a quic-go client) for HTTP/3 (32 streams
+# loadtest/cmd/httpload (a frame-level quic-go client) for HTTP/3 (32 streams
 # on one connection). KEYS lists the workloads: 1 is one URL (/item), 1000
 # (the issue's) is 1,000 URLs (/k/0../k/999) of 2 KB, all hits, which wrk
 # rotates with a Lua script, h2load reads from a URI file (-i) and httpload
@@ -19,8 +19,11 @@
 # PROFILE=<dir> writes a CPU profile of lastmile, lastmile-base (from
 # their admin endpoints' /debug/pprof) and go-net-http over each HTTP/1.1,
 # HTTP/2 and HTTP/3 run of the first round, DUR minus 1 s long, as
-# <dir>/<server>-<keys>-<h1|h2|h3>.pprof. SERVER_GOGC=<n> runs the Go
+# <dir>/<server>-<keys>-<h1|h2|h3|h3-table>.pprof. SERVER_GOGC=<n> runs the Go
 # servers (not the Go client, httpload, which sets its own) with GOGC=<n>.
+# QPACK_TABLE=<bytes> adds an HTTP/3 run whose client offers a QPACK
+# dynamic table of that size, as browsers do (Chromium: 65536), with the
+# response field sections' bytes per response.
 # Prints a markdown table (req/s, p99 where the client reports it or, for
 # h2load, from its per-request log, peak RSS of the server run from a copy
 # of its executable, ratios to nginx and, when it ran, to go-net-http)
@@ -36,7 +39,7 @@
 #   DUR=11s ROUNDS=1 KEYS=1000 BASE=1a1ebe8 ONLY="lastmile-base lastmile" PROFILE=/tmp/prof loadtest/peers/peer-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-} KEYS=${KEYS:-1 1000} ONLY=${ONLY:-} PROFILE=${PROFILE:-} SERVER_GOGC=${SERVER_GOGC:-}
+DUR=${DUR:-10s} C=${C:-32} ROUNDS=${ROUNDS:-2} WRITE=${WRITE:-0} BASE=${BASE:-} KEYS=${KEYS:-1 1000} ONLY=${ONLY:-} PROFILE=${PROFILE:-} SERVER_GOGC=${SERVER_GOGC:-} QPACK_TABLE=${QPACK_TABLE:-}
 bin=$PWD/loadtest/bin
 mkdir -p "$bin"
 need=()
@@ -282,6 +285,12 @@ for round in $(seq "$ROUNDS"); do
 				profiled
 				echo -e "$name\t$k\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
 				memory "$name" "$k" h3 "$p1"
+				if [ -n "$QPACK_TABLE" ]; then
+					profile "$name" "$k" h3-table
+					out=$(taskset -c 1 "$bin/httpload" -proto h3 -qpack-table "$QPACK_TABLE" "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
+					profiled
+					echo -e "$name\t$k\th3t\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["head_bytes_per_response"], sep="\t")' "$out")" >>"$results"
+				fi
 			fi
 			pid=$(pid_of "$p1")
 			echo -e "$name\t$k\trss\t$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")\t" >>"$results"
@@ -291,7 +300,7 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 versions="lastmile $(git describe --always --dirty)${BASE:+ and $BASE}, $("$nginx" -v 2>&1 | sed 's/^nginx version: //'), $(varnishd -V 2>&1 | head -1 | sed 's/^varnishd (\([^ ]*\) .*/\1/'), Caddy with cache-handler $(cd loadtest/peers/cachehandler && go list -m -f '{{.Version}}' github.com/caddyserver/cache-handler), Go $(go env GOVERSION) net/http (go-net-http), wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), h2load $(h2load --version | awk '{print $2}')"
-command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${SERVER_GOGC:+ SERVER_GOGC=$SERVER_GOGC}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
+command="DUR=$DUR C=$C ROUNDS=$ROUNDS KEYS=\"$KEYS\"${BASE:+ BASE=$BASE}${SERVER_GOGC:+ SERVER_GOGC=$SERVER_GOGC}${QPACK_TABLE:+ QPACK_TABLE=$QPACK_TABLE}${ONLY:+ ONLY=\"$ONLY\"} loadtest/peers/peer-bench.sh"
 python3 - "$results" "$WRITE" "$command" "$versions" <<'PY'
 import collections, datetime, re, statistics, sys
 results, write, command, versions = sys.argv[1:5]
@@ -306,9 +315,11 @@ def mean(name, k, kind, i=0):
     xs = [x[i] for x in v.get((name, k, kind), []) if x[i] is not None]
     return statistics.mean(xs) if xs else None
 gohttp = any(name == "go-net-http" for name, _, _ in v)
+qtable = any(kind == "h3t" for _, _, kind in v)
 table = ["| server | keys | h1 req/s | h1 p99 ms | h2 req/s | h2 p99 ms | h3 req/s | h3 p99 ms | peak RSS MiB | h1 vs nginx | h2 vs nginx | h3 vs nginx h3 | h3 vs own h2 |"
-         + (" h1 vs go-net-http | h2 vs go-net-http |" if gohttp else "") + " origin requests |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if gohttp else "")]
+         + (" h1 vs go-net-http | h2 vs go-net-http |" if gohttp else "")
+         + (" h3 with a QPACK table req/s | its field section bytes | h3 table vs h3 |" if qtable else "") + " origin requests |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if gohttp else "") + ("---|---|---|" if qtable else "")]
 f = lambda x, fmt: "-" if x is None else format(x, fmt)
 r = lambda a, b: "-" if a is None or not b else f"{a/b:.2f}"
 order = ("lastmile-base", "lastmile", "go-net-http", "nginx", "varnish", "cache-handler", "caddy-respond", "caddy-core")
@@ -321,7 +332,8 @@ for k in keys:
         org = sum(x[0] for x in v.get((n, k, "origin"), []))
         table.append(f"| {n} | {int(k):,} | {f(h1, ',.0f')} | {f(h1p, '.2f')} | {f(h2, ',.0f')} | {f(h2p, '.2f')} | {f(h3, ',.0f')} | {f(h3p, '.2f')} | {f(rss and rss/1024, '.0f')} | "
                      f"{r(h1, mean('nginx', k, 'h1'))} | {r(h2, mean('nginx', k, 'h2'))} | {r(h3, mean('nginx', k, 'h3'))} | {r(h3, h2)} | "
-                     + (f"{r(h1, mean('go-net-http', k, 'h1'))} | {r(h2, mean('go-net-http', k, 'h2'))} | " if gohttp else "") + f"{org:.0f} |")
+                     + (f"{r(h1, mean('go-net-http', k, 'h1'))} | {r(h2, mean('go-net-http', k, 'h2'))} | " if gohttp else "")
+                     + (f"{f(mean(n, k, 'h3t'), ',.0f')} | {f(mean(n, k, 'h3t', 1), '.0f')} | {r(mean(n, k, 'h3t'), h3)} | " if qtable else "") + f"{org:.0f} |")
 # Memory by phase: resident (anonymous) MiB at rest, after the warm-up,
 # and after each protocol's run (the highest over the rounds).
 memory = ["", "Resident memory in MiB, anonymous in brackets (the rest is the executable's pages), at rest after start-up, after the warm-up, and after each protocol's run (the highest over the rounds):", "",

@@ -41,6 +41,17 @@ type encodedResponseWriter interface {
 	WriteEncodedResponse(status int, fieldSection, body []byte) error
 }
 
+// fieldsResponseWriter is quic-go's http3.FieldsResponseWriter (lastmile's
+// patch), spelled here for the same reason. On a connection whose client
+// offered a QPACK dynamic table (browsers do), quic-go encodes responses
+// against it, and a section given encoded would be decoded to be encoded
+// again (13% of the edge's CPU per hit, docs/BENCHMARKS.md): a hit there
+// gives its fields as a list.
+type fieldsResponseWriter interface {
+	QPACKTable() bool
+	WriteFieldsResponse(status int, fields []qpack.HeaderField, body []byte) error
+}
+
 // http3SmallBody is quic-go's maxSmallResponseSize: its writer buffers a
 // body under this size and then adds Content-Length and sniffs
 // Content-Type; a larger one is written after a head without them.
@@ -67,12 +78,23 @@ type http3Head struct {
 	// neither: its handler writes no body, and the writer then adds
 	// none (server_conn.go's autoContentLength).
 	getLines []byte
-	dated    bool // the response has the stored Date: the hit adds none
-	timed    bool // the stored response has Server-Timing: the hit's member is not the table's
+	// fields and getFields are lines and getLines as lists, for
+	// connections with a QPACK table.
+	fields, getFields []qpack.HeaderField
+	dated             bool // the response has the stored Date: the hit adds none
+	timed             bool // the stored response has Server-Timing: the hit's member is not the table's
 }
 
 func (hd *http3Head) size() int {
-	return int(unsafe.Sizeof(*hd)) + len(hd.status) + 16*cap(hd.names) + cap(hd.lines) + cap(hd.getLines)
+	n := int(unsafe.Sizeof(*hd)) + len(hd.status) + 16*cap(hd.names) + cap(hd.lines) + cap(hd.getLines)
+	// The lists' values are the stored fields' strings; their names are
+	// lower-cased copies.
+	for _, fs := range [][]qpack.HeaderField{hd.fields, hd.getFields} {
+		for _, f := range fs {
+			n += int(unsafe.Sizeof(f)) + len(f.Name)
+		}
+	}
+	return n
 }
 
 // http3Head is e's HTTP/3 head under h's options: the stored one, or
@@ -126,8 +148,8 @@ func (h *Handler) encodeHTTP3Head(e *entry, opts encodedHeadOptions) *http3Head 
 			fields = append(fields, qpack.HeaderField{Name: strings.ToLower(k), Value: v})
 		}
 	}
-	hd.lines = encodeFieldLines(fields...)
-	hd.getLines = encodeFieldLines(get...)
+	hd.lines, hd.fields = encodeFieldLines(fields...), slices.Clip(fields)
+	hd.getLines, hd.getFields = encodeFieldLines(get...), slices.Clip(get)
 	hd.status = strconv.Itoa(e.status)
 	hd.encoded = true
 	if hd.size() > encodedHeadCharge(e.header, e.edge, e.policy.stripFields) {
@@ -162,42 +184,58 @@ func encodeFieldLines(fields ...qpack.HeaderField) []byte {
 // writes: a Required Insert Count and a Base of 0 (no dynamic table).
 const qpackPrefixLen = 2
 
-// The lines of the fields a hit sets itself whose values repeat: Caddy's
-// Server, and full hit_fields' Server-Timing values of the table.
+// The fields a hit sets itself whose values repeat, with their lines:
+// Caddy's Server, and full hit_fields' Server-Timing values of the table.
 var (
-	http3ServerLine = encodeFieldLines(qpack.HeaderField{Name: "server", Value: caddyServerHeader[0]})
-	http3HitTiming  = func() (t [hitTimingMax][]byte) {
+	http3Server    = newRepeatedField("server", caddyServerHeader[0])
+	http3HitTiming = func() (t [hitTimingMax]repeatedField) {
 		for i := range t {
-			t[i] = encodeFieldLines(qpack.HeaderField{Name: "server-timing", Value: hitTiming[i][0]})
+			t[i] = newRepeatedField("server-timing", hitTiming[i][0])
 		}
 		return t
 	}()
 )
 
-// http3DateLine is the Date line of the second a hit starts in, made
-// once a second for every entry.
-func http3DateLine(now time.Time) []byte {
+// repeatedField is a field many hits send, as a list of one and as its
+// encoded line.
+type repeatedField struct {
+	field []qpack.HeaderField
+	line  []byte
+}
+
+func newRepeatedField(name, value string) repeatedField {
+	f := qpack.HeaderField{Name: name, Value: value}
+	return repeatedField{field: []qpack.HeaderField{f}, line: encodeFieldLines(f)}
+}
+
+// http3Date is the Date field of the second a hit starts in, made once a
+// second for every entry.
+func http3Date(now time.Time) repeatedField {
 	sec := now.Unix()
-	if d := http3Date.Load(); d != nil && d.sec == sec {
-		return d.line
+	if d := http3Dated.Load(); d != nil && d.sec == sec {
+		return d.repeatedField
 	}
-	d := &datedLine{sec: sec, line: encodeFieldLines(qpack.HeaderField{Name: "date", Value: now.UTC().Format(http.TimeFormat)})}
-	http3Date.Store(d)
-	return d.line
+	d := &datedField{sec, newRepeatedField("date", now.UTC().Format(http.TimeFormat))}
+	http3Dated.Store(d)
+	return d.repeatedField
 }
 
-type datedLine struct {
-	sec  int64
-	line []byte
+type datedField struct {
+	sec int64
+	repeatedField
 }
 
-var http3Date atomic.Pointer[datedLine]
+var http3Dated atomic.Pointer[datedField]
 
-// http3Section is a hit's field section in the making, pooled: the
-// writer copies it into the response's own buffer.
+// http3Section is a hit's fields in the making, pooled: without a QPACK
+// table a field section, encoded lines written after its :status; with
+// one a list of fields. The writer copies either into the response's own
+// buffer.
 type http3Section struct {
 	b      bytes.Buffer
 	enc    *qpack.Encoder
+	list   []qpack.HeaderField
+	asList bool
 	timing [48]byte
 }
 
@@ -206,6 +244,38 @@ var http3Sections = sync.Pool{New: func() any {
 	s.enc = qpack.NewEncoder(&s.b)
 	return s
 }}
+
+// start begins a section, as a list or encoded.
+func (s *http3Section) start(asList bool) {
+	s.asList = asList
+	s.list = s.list[:0]
+	s.b.Reset()
+	_ = s.enc.Close() // the next field starts a section: its prefix first
+}
+
+// stored adds fields whose lines were encoded once.
+func (s *http3Section) stored(lines []byte, fields []qpack.HeaderField) {
+	if s.asList {
+		s.list = append(s.list, fields...)
+	} else {
+		s.b.Write(lines)
+	}
+}
+
+// add adds a field of this hit's.
+func (s *http3Section) add(f qpack.HeaderField) {
+	if s.asList {
+		s.list = append(s.list, f)
+	} else {
+		_ = s.enc.WriteField(f) // writes to a bytes.Buffer do not fail
+	}
+}
+
+// done lets the pool keep s without the entries' strings.
+func (s *http3Section) done() {
+	clear(s.list)
+	http3Sections.Put(s)
+}
 
 // answerFreshHTTP3 answers r, a fresh hit on d.e, with hd and the hit's
 // own fields (hdr, the response's header map, holds those adders add), as
@@ -218,18 +288,17 @@ func (h *Handler) answerFreshHTTP3(w encodedResponseWriter, hdr http.Header, r *
 		return false
 	}
 	s := http3Sections.Get().(*http3Section)
-	defer http3Sections.Put(s)
-	s.b.Reset()
-	_ = s.enc.Close() // the next field starts a section: its prefix first
-	// Writes to a bytes.Buffer do not fail.
-	_ = s.enc.WriteField(qpack.HeaderField{Name: ":status", Value: hd.status})
-	s.b.Write(hd.lines)
+	defer s.done()
+	fw, ok := w.(fieldsResponseWriter)
+	s.start(ok && fw.QPACKTable())
+	s.add(qpack.HeaderField{Name: ":status", Value: hd.status})
+	s.stored(hd.lines, hd.fields)
 	if r.Method == http.MethodGet {
-		s.b.Write(hd.getLines)
+		s.stored(hd.getLines, hd.getFields)
 	}
 	if len(adders) == 0 {
 		if _, named := slices.BinarySearch(hd.names, "Server"); !named {
-			s.b.Write(http3ServerLine)
+			s.stored(http3Server.line, http3Server.field)
 		}
 	} else {
 		// As serveDecided: Server, then what the adders add (which may
@@ -248,29 +317,35 @@ func (h *Handler) answerFreshHTTP3(w encodedResponseWriter, hdr http.Header, r *
 				continue
 			}
 			for _, v := range vs {
-				_ = s.enc.WriteField(qpack.HeaderField{Name: strings.ToLower(k), Value: v})
+				s.add(qpack.HeaderField{Name: strings.ToLower(k), Value: v})
 			}
 		}
 	}
 	compact := hd.opts.compact
 	hf := e.freshHitFields(h.statusItem, compact, e.age(d.now), d.ttl)
-	_ = s.enc.WriteField(qpack.HeaderField{Name: "age", Value: hf.ageValue[0]})
-	_ = s.enc.WriteField(qpack.HeaderField{Name: "cache-status", Value: hf.status[len(hf.status)-1]})
+	s.add(qpack.HeaderField{Name: "age", Value: hf.ageValue[0]})
+	s.add(qpack.HeaderField{Name: "cache-status", Value: hf.status[len(hf.status)-1]})
 	if !compact {
 		if tenths, ok := hitTimingTenths(start); ok && !hd.timed {
-			s.b.Write(http3HitTiming[tenths])
+			s.stored(http3HitTiming[tenths].line, http3HitTiming[tenths].field)
 		} else {
-			// The encoder copies the value before the buffer is reused.
+			// The writer encodes the value before the buffer is reused.
 			timing := appendHitTiming(s.timing[:0], start)
-			_ = s.enc.WriteField(qpack.HeaderField{Name: "server-timing", Value: unsafe.String(unsafe.SliceData(timing), len(timing))})
+			s.add(qpack.HeaderField{Name: "server-timing", Value: unsafe.String(unsafe.SliceData(timing), len(timing))})
 		}
 	}
 	if !hd.dated {
-		s.b.Write(http3DateLine(start))
+		date := http3Date(start)
+		s.stored(date.line, date.field)
 	}
 	fastHits.Inc()
 	freshHits.Inc()
-	_ = w.WriteEncodedResponse(e.status, s.b.Bytes(), e.body) // a reset stream: nothing more to send
-	h.maybeRefreshAhead(e, d.key, r, nil, d.ttl, d.now)       // counts the hit; not near its end
+	// A reset stream: nothing more to send.
+	if s.asList {
+		_ = fw.WriteFieldsResponse(e.status, s.list, e.body)
+	} else {
+		_ = w.WriteEncodedResponse(e.status, s.b.Bytes(), e.body)
+	}
+	h.maybeRefreshAhead(e, d.key, r, nil, d.ttl, d.now) // counts the hit; not near its end
 	return true
 }

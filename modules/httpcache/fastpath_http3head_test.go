@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,6 +37,21 @@ func (w *encodedRecorder) WriteEncodedResponse(status int, section, body []byte)
 		}
 		w.fields = append(w.fields, f)
 	}
+}
+
+// tableRecorder is an encodedRecorder on a connection with a QPACK table:
+// it keeps what WriteFieldsResponse was given.
+type tableRecorder struct {
+	encodedRecorder
+	lists int
+}
+
+func (w *tableRecorder) QPACKTable() bool { return true }
+
+func (w *tableRecorder) WriteFieldsResponse(status int, fields []qpack.HeaderField, body []byte) error {
+	w.lists++
+	w.status, w.body, w.fields = status, body, slices.Clone(fields)
+	return nil
 }
 
 func (w *encodedRecorder) values(name string) []string {
@@ -82,6 +98,41 @@ func TestHTTP3HitWritesEncodedFields(t *testing.T) {
 	}
 	if len(w.values("date")) != 1 {
 		t.Errorf("date %q: want one, the hit's", w.values("date"))
+	}
+}
+
+// On a connection with a QPACK table, a hit gives quic-go the same fields
+// as a list, in the same order, for GET and HEAD.
+func TestHTTP3HitListsFieldsForATable(t *testing.T) {
+	h := http1HeadCache(t, 0)
+	path := storeShape(t, h, 200, "<html>x</html>", "Cache-Control", "max-age=600", "Cache-Status", "a; hit", "Age", "9")
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		encoded := &encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}
+		listed := &tableRecorder{encodedRecorder: encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}}
+		for _, w := range []interface {
+			http.ResponseWriter
+			encodedResponseWriter
+		}{encoded, listed} {
+			if !h.serveFast(w, httptest.NewRequest(method, "http://edge.example"+path, nil), 0, nil) {
+				t.Fatalf("%s: not a fast hit", method)
+			}
+		}
+		if encoded.encoded != 1 || listed.lists != 1 || listed.encoded != 0 || listed.status != encoded.status || string(listed.body) != string(encoded.body) {
+			t.Fatalf("%s: encoded %d, listed %d (encoded %d), status %d and %d", method, encoded.encoded, listed.lists, listed.encoded, encoded.status, listed.status)
+		}
+		// The hits' own timings differ; every other field is the same.
+		mask := func(fs []qpack.HeaderField) (out []qpack.HeaderField) {
+			for _, f := range fs {
+				if f.Name == "server-timing" || f.Name == "date" {
+					f.Value = ""
+				}
+				out = append(out, f)
+			}
+			return out
+		}
+		if got, want := mask(listed.fields), mask(encoded.fields); !slices.Equal(got, want) {
+			t.Errorf("%s: listed %v, encoded %v", method, got, want)
+		}
 	}
 }
 

@@ -89,6 +89,9 @@ func newTLSEdge(t *testing.T, port, admin string, pool *x509.CertPool) *tlsEdge 
 	}
 	h3 := &http3.Transport{
 		TLSClientConfig: tlsConf.Clone(),
+		// A QPACK dynamic table as Chromium offers: hits then give quic-go
+		// their fields as a list (fieldsResponseWriter).
+		AdditionalSettings: map[uint64]uint64{0x1: 64 << 10},
 		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
 			return quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
 		},

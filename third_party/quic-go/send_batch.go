@@ -16,9 +16,14 @@ import (
 // (docs/results/hit-profile.md). So the run loop also packs as soon as
 // packAfterFinishedStreams streams were finished (their FIN queued: on an
 // HTTP/3 server, responses complete) since it last packed: the first
-// responses of a group leave while the rest are still being made. One
-// response at a time cost more sends than it saved; 2 and 3 gained alike
-// on 2 KB hits, 3 with the fewest sends. Streams written without being
+// responses of a group leave while the rest are still being made. Each
+// early pack is one more send, which is worth it only while the peer is
+// slower than the server: against quic-go's http3 client (the slower
+// side), 3 gained the most; against a frame-level client cheaper than the
+// server, as h2load is for HTTP/2, 16 answers 2-19% more 2 KB hits than 3
+// and 3-5% fewer than 3 against the slow client
+// (docs/BENCHMARKS.md, "HTTP/3 hits: a client cheaper than the server").
+// Streams written without being
 // finished (WebTransport's, whose writers batch their own writes) do not
 // count: packing early split those batches (fan-out's delay p99 rose).
 // A connection that has finished no stream yet (WebTransport sessions
@@ -28,7 +33,7 @@ import (
 // and it stays an answering connection: packs that carry only ACKs come
 // between its responses, and yielding inline after them lost the early pack
 // (HTTP/3 hits 0.93x).
-const packAfterFinishedStreams = 3
+const packAfterFinishedStreams = 16
 
 type sendBatcher struct {
 	finished atomic.Int32  // streams finished since the last pack

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -27,7 +28,6 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
-	"github.com/quic-go/quic-go/http3"
 )
 
 type result struct {
@@ -46,6 +46,9 @@ type result struct {
 	PacketsOutPerResponse float64 `json:"packets_out_per_response,omitempty"`
 	BytesInPerResponse    float64 `json:"bytes_in_per_response,omitempty"`
 	BytesOutPerResponse   float64 `json:"bytes_out_per_response,omitempty"`
+	// The response field sections' bytes (HTTP/3's HEADERS frames'
+	// payloads), per response: what QPACK's table saves.
+	HeadBytesPerResponse float64 `json:"head_bytes_per_response,omitempty"`
 }
 
 func main() {
@@ -59,6 +62,7 @@ func main() {
 	insecure := flag.Bool("k", true, "skip certificate verification (loopback benchmarks)")
 	keys := flag.Int("keys", 1, "with N > 1, request <url>0 to <url>N-1 in turn (-url ends with the keys' common prefix)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured run (not the warm-up) to this file")
+	qpackTable := flag.Uint64("qpack-table", 0, "over HTTP/3, offer the server a QPACK dynamic table of this many bytes (Chromium: 65536)")
 	traceFile := flag.String("trace", "", "write an execution trace of the measured run's first 200 ms to this file (go tool trace)")
 	flag.Parse()
 	if *url == "" || *keys < 1 {
@@ -81,10 +85,10 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	tlsConf := &tls.Config{InsecureSkipVerify: *insecure}
-	clients := make([]*http.Client, 0, *conns)
-	var quicConns quicConns
-	for range max(1, *conns) {
-		clients = append(clients, &http.Client{Transport: transport(*proto, tlsConf, *conc, &quicConns), Timeout: 30 * time.Second})
+	newFetch, h3conns, err := fetchers(*proto, urls, tlsConf, max(1, *conns), *conc, *qpackTable)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "httpload:", err)
+		os.Exit(2)
 	}
 	run := func(d time.Duration, n int64) result {
 		ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -94,19 +98,13 @@ func main() {
 		var wg sync.WaitGroup
 		start := time.Now()
 		for i := range *conc {
-			client := clients[i%len(clients)]
+			fetch := newFetch(i)
 			wg.Go(func() {
 				// Workers start on different keys and step through all.
 				for k := i; ctx.Err() == nil && count.Add(1) <= n; k++ {
 					t0 := time.Now()
-					resp, err := client.Get(urls[k%len(urls)])
+					b, err := fetch(ctx, urls[k%len(urls)])
 					if err != nil {
-						errs.Add(1)
-						continue
-					}
-					b, err := io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if err != nil || resp.StatusCode != 200 {
 						errs.Add(1)
 						continue
 					}
@@ -143,15 +141,16 @@ func main() {
 		f := startWriting(*traceFile, trace.Start)
 		time.AfterFunc(200*time.Millisecond, func() { trace.Stop(); f.Close() })
 	}
-	before := quicConns.stats()
+	before := h3conns.stats()
 	res := run(*dur, *maxReq)
 	pprof.StopCPUProfile()
-	if after := quicConns.stats(); res.Requests > 0 && after.PacketsReceived > 0 {
+	if after := h3conns.stats(); res.Requests > 0 && after.PacketsReceived > 0 {
 		n := float64(res.Requests)
 		res.PacketsInPerResponse = float64(after.PacketsReceived-before.PacketsReceived) / n
 		res.PacketsOutPerResponse = float64(after.PacketsSent-before.PacketsSent) / n
 		res.BytesInPerResponse = float64(after.BytesReceived-before.BytesReceived) / n
 		res.BytesOutPerResponse = float64(after.BytesSent-before.BytesSent) / n
+		res.HeadBytesPerResponse = float64(after.HeadBytes-before.HeadBytes) / n
 	}
 	_ = json.NewEncoder(os.Stdout).Encode(res)
 	if res.Errors > 0 {
@@ -172,29 +171,67 @@ func startWriting(path string, start func(io.Writer) error) *os.File {
 	return f
 }
 
-// quicConns keeps the HTTP/3 connections the transports dial, for their
-// packet counts.
-type quicConns struct {
-	mu    sync.Mutex
-	conns []*quic.Conn
+// requestTimeout bounds one request, so a server that stops answering ends
+// a run with errors instead of hanging it.
+const requestTimeout = 30 * time.Second
+
+// A fetch GETs a URL and reads the response whole, returning the body's
+// length; a status other than 200 is an error.
+type fetch func(ctx context.Context, url string) (int64, error)
+
+// fetchers connects as proto needs (conns connections for h2 and h3; one
+// per worker of conc for h1) and returns what makes worker i's fetch, and
+// the HTTP/3 connections.
+func fetchers(proto string, urls []string, tlsConf *tls.Config, conns, conc int, qpackTable uint64) (func(i int) fetch, h3Conns, error) {
+	if proto == "h3" {
+		var h3 h3Conns
+		for range conns {
+			c, err := dialH3Frames(context.Background(), urls, tlsConf, &quic.Config{}, qpackTable)
+			if err != nil {
+				return nil, nil, err
+			}
+			h3 = append(h3, c)
+		}
+		return func(i int) fetch {
+			c, br := h3[i%len(h3)], bufio.NewReaderSize(nil, 16<<10)
+			return func(ctx context.Context, url string) (int64, error) { return c.get(ctx, url, br) }
+		}, h3, nil
+	}
+	clients := make([]*http.Client, conns)
+	for i := range clients {
+		clients[i] = &http.Client{Transport: transport(proto, tlsConf, conc), Timeout: requestTimeout}
+	}
+	return func(i int) fetch {
+		client := clients[i%len(clients)]
+		return func(ctx context.Context, url string) (int64, error) {
+			resp, err := client.Get(url)
+			if err != nil {
+				return 0, err
+			}
+			defer resp.Body.Close()
+			n, err := io.Copy(io.Discard, resp.Body)
+			if err == nil && resp.StatusCode != 200 {
+				err = fmt.Errorf("status %d", resp.StatusCode)
+			}
+			return n, err
+		}
+	}, nil, nil
 }
 
-func (q *quicConns) dial(ctx context.Context, addr string, tlsConf *tls.Config, conf *quic.Config) (*quic.Conn, error) {
-	c, err := quic.DialAddrEarly(ctx, addr, tlsConf, conf)
-	if err == nil {
-		q.mu.Lock()
-		q.conns = append(q.conns, c)
-		q.mu.Unlock()
-	}
-	return c, err
+// h3Conns are the HTTP/3 connections, kept for their packet counts.
+type h3Conns []*h3Frames
+
+// h3Stats are the HTTP/3 connections' counts, summed.
+type h3Stats struct {
+	quic.ConnectionStats
+	HeadBytes int64
 }
 
 // stats sums the connections' packet and byte counts.
-func (q *quicConns) stats() (sum quic.ConnectionStats) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for _, c := range q.conns {
-		s := c.ConnectionStats()
+func (h h3Conns) stats() (sum h3Stats) {
+	for _, c := range h {
+		sum.HeadBytes += c.headBytes.Load()
+		s := c.conn.ConnectionStats()
 		sum.PacketsSent += s.PacketsSent
 		sum.PacketsReceived += s.PacketsReceived
 		sum.BytesSent += s.BytesSent
@@ -203,16 +240,12 @@ func (q *quicConns) stats() (sum quic.ConnectionStats) {
 	return sum
 }
 
-func transport(proto string, tlsConf *tls.Config, conc int, quicConns *quicConns) http.RoundTripper {
-	switch proto {
-	case "h3":
-		return &http3.Transport{TLSClientConfig: tlsConf, QUICConfig: &quic.Config{MaxIncomingStreams: int64(conc) * 2}, Dial: quicConns.dial}
-	case "h2":
+func transport(proto string, tlsConf *tls.Config, conc int) http.RoundTripper {
+	if proto == "h2" {
 		return &http.Transport{TLSClientConfig: tlsConf, ForceAttemptHTTP2: true, MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1}
-	default:
-		return &http.Transport{
-			TLSClientConfig: tlsConf, MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc,
-			TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
-		}
+	}
+	return &http.Transport{
+		TLSClientConfig: tlsConf, MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc,
+		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
 	}
 }

@@ -3,6 +3,7 @@ package http3
 import (
 	"errors"
 	"io"
+	"iter"
 	"slices"
 	"sync"
 
@@ -91,6 +92,14 @@ func (e *qpackEncoder) flush() {
 	_ = e.table.WriteInstructions(func(b []byte) error { return e.stream.write(b, false) })
 }
 
+// appendSection appends fields' section, encoded against the table, to
+// dst and sends what the table inserted.
+func (e *qpackEncoder) appendSection(dst []byte, fields iter.Seq[qpack.HeaderField]) []byte {
+	dst = e.table.AppendSection(dst, fields)
+	e.flush()
+	return dst
+}
+
 // encodeAgain encodes a field section made without a table (an
 // EncodedResponseWriter's) against the connection's table; one it cannot
 // read is sent as it is.
@@ -107,9 +116,7 @@ func (e *qpackEncoder) encodeAgain(section []byte) []byte {
 		}
 		fields = append(fields, f)
 	}
-	section = e.table.AppendSection(make([]byte, 0, len(section)), slices.Values(fields))
-	e.flush()
-	return section
+	return e.appendSection(make([]byte, 0, len(section)), slices.Values(fields))
 }
 
 // startQPACKEncoder sets up the table for a client whose SETTINGS offered

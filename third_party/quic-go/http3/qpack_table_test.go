@@ -16,8 +16,9 @@ import (
 // A client that offers a QPACK table gets the fields a server repeats as
 // references to it: a response's head shrinks once its fields were
 // inserted and acknowledged, and decodes to the same fields. Both ways a
-// server writes heads are covered: from the header map, and a field
-// section encoded without a table (EncodedResponseWriter).
+// server writes heads are covered: from the header map, a field section
+// encoded without a table (EncodedResponseWriter) and a list of fields
+// (FieldsResponseWriter).
 func TestQPACKTableShrinksRepeatedResponses(t *testing.T) {
 	fields := map[string]string{
 		"Content-Type":  "text/css; charset=utf-8",
@@ -31,7 +32,7 @@ func TestQPACKTableShrinksRepeatedResponses(t *testing.T) {
 	for k, v := range fields {
 		require.NoError(t, enc.WriteField(qpack.HeaderField{Name: lowerHeaderName(k), Value: v}))
 	}
-	for _, path := range []string{"/map", "/encoded"} {
+	for _, path := range []string{"/map", "/encoded", "/fields"} {
 		t.Run(path, func(t *testing.T) {
 			without := sectionSizes(t, path, nil, fields, encoded.Bytes(), func([]int) bool { return false })
 			for _, n := range without {
@@ -55,8 +56,20 @@ func sectionSizes(t *testing.T, path string, settings map[uint64]uint64, fields 
 	var recorder events.Recorder
 	clientConn, serverConn := newConnPair(t, withClientRecorder(&recorder))
 	s := &Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/encoded" {
+		switch r.URL.Path {
+		case "/encoded":
 			require.NoError(t, w.(EncodedResponseWriter).WriteEncodedResponse(200, encoded, []byte("body")))
+			return
+		case "/fields":
+			list := []qpack.HeaderField{{Name: ":status", Value: "200"}}
+			for k, v := range fields {
+				list = append(list, qpack.HeaderField{Name: lowerHeaderName(k), Value: v})
+			}
+			fw := w.(FieldsResponseWriter)
+			if settings == nil { // with a table offered, the first requests may come before the SETTINGS
+				require.False(t, fw.QPACKTable())
+			}
+			require.NoError(t, fw.WriteFieldsResponse(200, list, []byte("body")))
 			return
 		}
 		for k, v := range fields {

@@ -296,17 +296,92 @@ type EncodedResponseWriter interface {
 	WriteEncodedResponse(status int, fieldSection, body []byte) error
 }
 
-var _ EncodedResponseWriter = &responseWriter{}
+// FieldsResponseWriter is implemented by the [http.ResponseWriter] passed
+// to HTTP/3 handlers beside EncodedResponseWriter (lastmile patch). On a
+// connection whose client offered a QPACK dynamic table (browsers do),
+// responses are encoded against that table, and WriteEncodedResponse
+// decodes its section to encode it again; a handler that holds the fields
+// as a list gives them as such.
+type FieldsResponseWriter interface {
+	// QPACKTable reports whether responses on this connection are encoded
+	// against a dynamic table: whether WriteFieldsResponse saves work.
+	QPACKTable() bool
+	// WriteFieldsResponse is WriteEncodedResponse with the fields as a
+	// list (:status first, which must be status), encoded here.
+	WriteFieldsResponse(status int, fields []qpack.HeaderField, body []byte) error
+}
+
+var (
+	_ EncodedResponseWriter = &responseWriter{}
+	_ FieldsResponseWriter  = &responseWriter{}
+)
 
 // WriteEncodedResponse is EncodedResponseWriter's. A response under
 // maxSmallResponseSize goes to the stream as one owned buffer, as finish
 // sends a buffered one; a larger body is written after its head.
 func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []byte) error {
+	body, err := w.beginWholeResponse("WriteEncodedResponse", status, body)
+	if err != nil {
+		return err
+	}
+	staticSection := fieldSection
+	if e := w.qpackEncoder(); e != nil {
+		fieldSection = e.encodeAgain(fieldSection)
+	}
+	var qlogFields []qlog.HeaderField
+	if w.str.qlogger != nil {
+		decode := qpack.NewDecoder().Decode(staticSection)
+		for {
+			hf, err := decode()
+			if err != nil {
+				break // io.EOF at the end
+			}
+			qlogFields = append(qlogFields, qlog.HeaderField{Name: hf.Name, Value: hf.Value})
+		}
+	}
+	return w.writeWholeResponse(fieldSection, qlogFields, body)
+}
+
+// QPACKTable is FieldsResponseWriter's.
+func (w *responseWriter) QPACKTable() bool { return w.qpackEncoder() != nil }
+
+// WriteFieldsResponse is FieldsResponseWriter's.
+func (w *responseWriter) WriteFieldsResponse(status int, fields []qpack.HeaderField, body []byte) error {
+	body, err := w.beginWholeResponse("WriteFieldsResponse", status, body)
+	if err != nil {
+		return err
+	}
+	section := headerBlockPool.Get().(*bytes.Buffer)
+	defer putHeaderBlock(section)
+	section.Reset()
+	if e := w.qpackEncoder(); e != nil {
+		section.Write(e.appendSection(section.AvailableBuffer(), slices.Values(fields)))
+	} else {
+		enc := qpack.NewEncoder(section)
+		for _, f := range fields {
+			if err := enc.WriteField(f); err != nil {
+				return err
+			}
+		}
+	}
+	var qlogFields []qlog.HeaderField
+	if w.str.qlogger != nil {
+		for _, f := range fields {
+			qlogFields = append(qlogFields, qlog.HeaderField{Name: f.Name, Value: f.Value})
+		}
+	}
+	return w.writeWholeResponse(section.Bytes(), qlogFields, body) // copied there
+}
+
+// beginWholeResponse checks that a whole response written by method may
+// begin with status and marks its head written; it returns the body to
+// send (none for a HEAD request or a status without content).
+func (w *responseWriter) beginWholeResponse(method string, status int, body []byte) ([]byte, error) {
 	if w.headerComplete || w.numWritten > 0 {
-		return errors.New("http3: WriteEncodedResponse after the response was begun")
+		return nil, fmt.Errorf("http3: %s after the response was begun", method)
 	}
 	if status < 200 || status > 999 {
-		return fmt.Errorf("http3: WriteEncodedResponse with status %d", status)
+		return nil, fmt.Errorf("http3: %s with status %d", method, status)
 	}
 	w.status = status
 	w.headerComplete, w.headerWritten = true, true
@@ -314,13 +389,15 @@ func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []b
 		body = nil
 	}
 	w.numWritten = int64(len(body))
-	staticSection := fieldSection
-	if e := w.qpackEncoder(); e != nil {
-		fieldSection = e.encodeAgain(fieldSection)
-	}
+	return body, nil
+}
+
+// writeWholeResponse sends a response's HEADERS frame with fieldSection,
+// then body; qlogFields are the fields qlog records (with qlog on).
+func (w *responseWriter) writeWholeResponse(fieldSection []byte, qlogFields []qlog.HeaderField, body []byte) error {
 	frame := (&headersFrame{Length: uint64(len(fieldSection))}).Append(make([]byte, 0, 2*frameHeaderLen+len(fieldSection)+min(len(body), maxSmallResponseSize)))
 	if w.str.qlogger != nil {
-		w.qlogEncodedResponse(len(frame)+len(fieldSection), len(fieldSection), staticSection, len(body))
+		w.qlogWholeResponse(len(frame)+len(fieldSection), len(fieldSection), qlogFields, len(body))
 	}
 	buf := append(frame, fieldSection...)
 	if len(body) > 0 {
@@ -336,19 +413,8 @@ func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []b
 	return w.writeOwned(append(buf, body...))
 }
 
-// qlogEncodedResponse records the frames of an encoded response, its
-// fields decoded from staticSection (the section as the handler gave it,
-// sent as sectionLen bytes; only with qlog on).
-func (w *responseWriter) qlogEncodedResponse(headersLen, sectionLen int, staticSection []byte, bodyLen int) {
-	var fields []qlog.HeaderField
-	decode := qpack.NewDecoder().Decode(staticSection)
-	for {
-		hf, err := decode()
-		if err != nil {
-			break // io.EOF at the end
-		}
-		fields = append(fields, qlog.HeaderField{Name: hf.Name, Value: hf.Value})
-	}
+// qlogWholeResponse records the frames of a response written whole.
+func (w *responseWriter) qlogWholeResponse(headersLen, sectionLen int, fields []qlog.HeaderField, bodyLen int) {
 	qlogCreatedHeadersFrame(w.str.qlogger, w.str.StreamID(), headersLen, sectionLen, fields)
 	if bodyLen > 0 {
 		w.str.qlogger.RecordEvent(qlog.FrameCreated{
@@ -465,8 +531,7 @@ func (w *responseWriter) encodeHeader(status, spare int) ([]byte, error) {
 		fields = slices.Values(collected)
 	}
 	if e := w.qpackEncoder(); e != nil {
-		headers.Write(e.table.AppendSection(headers.AvailableBuffer(), fields))
-		e.flush()
+		headers.Write(e.appendSection(headers.AvailableBuffer(), fields))
 	} else {
 		enc := qpack.NewEncoder(headers)
 		for f := range fields {

@@ -42,6 +42,24 @@ func TestWriteEncodedResponseInOneOwnedBuffer(t *testing.T) {
 	require.True(t, rw.headerWritten)
 }
 
+// Without a QPACK table, a list of fields is encoded with the static
+// table and sent as WriteEncodedResponse sends its section.
+func TestWriteFieldsResponseWithoutTable(t *testing.T) {
+	rw, str := newOwnedFinishTestResponseWriter(t)
+	require.False(t, rw.QPACKTable())
+	body := bytes.Repeat([]byte("x"), 2048)
+	require.NoError(t, rw.WriteFieldsResponse(http.StatusOK, []qpack.HeaderField{
+		{Name: ":status", Value: "200"}, {Name: "cache-control", Value: "max-age=60"}, {Name: "content-length", Value: "2048"},
+	}, body))
+	require.NoError(t, rw.finish())
+
+	require.Len(t, str.handed, 1)
+	fields, got := decodeResponse(t, str.handed[0])
+	require.Equal(t, map[string]string{":status": "200", "cache-control": "max-age=60", "content-length": "2048"}, fields)
+	require.Equal(t, body, got)
+	require.ErrorContains(t, rw.WriteFieldsResponse(http.StatusOK, nil, nil), "after the response was begun")
+}
+
 func TestWriteEncodedResponseToHEADSendsNoBody(t *testing.T) {
 	str := &ownedStream{MockDatagramStream: NewMockDatagramStream(gomock.NewController(t))}
 	str.EXPECT().StreamID().Return(quic.StreamID(4)).AnyTimes()
