@@ -38,9 +38,17 @@ type EncoderTable struct {
 	seen            map[uint64]struct{} // hashes of fields used once
 	seed            maphash.Seed
 	instructions    []byte // for the encoder stream, not yet written
+	// lines holds a section's field lines while AppendSection encodes
+	// them: their prefix, which goes first, depends on their references.
+	// Kept for the next section up to maxKeptLines.
+	lines []byte
 
 	writeMu sync.Mutex // orders the encoder stream's writes
 }
+
+// maxKeptLines bounds the buffer a table keeps for its sections' lines: a
+// cache hit's take under 200 bytes; a rare large section's is not kept.
+const maxKeptLines = 4096
 
 // maxSeen bounds the fields remembered as used once; when full, it is
 // cleared.
@@ -79,11 +87,14 @@ func (t *EncoderTable) AppendSection(dst []byte, fields iter.Seq[HeaderField]) [
 	// below it, a relative index.
 	base := t.knownReceived
 	var ric uint64
-	var body []byte
+	body := t.lines[:0]
 	for f := range fields {
 		var ref uint64
 		body, ref = t.appendField(body, f, base)
 		ric = max(ric, ref)
+	}
+	if cap(body) <= maxKeptLines {
+		t.lines = body
 	}
 	dst = appendVarInt(dst, 8, encodeInsertCount(ric, t.decoderCapacity))
 	// Delta Base: Base - Required Insert Count, sign bit 0; without a
@@ -99,6 +110,16 @@ func (t *EncoderTable) AppendSection(dst []byte, fields iter.Seq[HeaderField]) [
 // appendField encodes f; ref is one more than the highest absolute index
 // it refers to (0 for none).
 func (t *EncoderTable) appendField(dst []byte, f HeaderField, base uint64) (_ []byte, ref uint64) {
+	// The table first: a field is inserted only if the static table does
+	// not hold it whole, so a field found here is not found there, and a
+	// kept connection's repeated fields skip the static table's lookups.
+	if abs, ok := t.exact[f]; ok && abs < base {
+		// Indexed Field Line, dynamic: 10xxxxxx.
+		offset := len(dst)
+		dst = appendVarInt(dst, 6, base-1-abs)
+		dst[offset] |= 0x80
+		return dst, abs + 1
+	}
 	static, nameFound := encoderMap[f.Name]
 	if nameFound && static.values != nil {
 		if i, ok := static.values[f.Value]; ok {
@@ -107,13 +128,6 @@ func (t *EncoderTable) appendField(dst []byte, f HeaderField, base uint64) (_ []
 	}
 	if nameFound && static.values == nil && f.Value == "" {
 		return appendIndexedStatic(dst, static.idx), 0
-	}
-	if abs, ok := t.exact[f]; ok && abs < base {
-		// Indexed Field Line, dynamic: 10xxxxxx.
-		offset := len(dst)
-		dst = appendVarInt(dst, 6, base-1-abs)
-		dst[offset] |= 0x80
-		return dst, abs + 1
 	}
 	sensitive := sensitiveFields[f.Name]
 	if !sensitive {

@@ -125,8 +125,12 @@ func (s *stateTrackingStream) closeReceive(e error) {
 // clients and servers, and on a server that goroutine, started by the
 // handler's Close, took the scheduler's next slot from the connection's
 // run loop that the handler's response had just woken.
+// errWriteOnClosedStream is what writes after Close return (lastmile
+// patch: one value, not one allocated per stream).
+var errWriteOnClosedStream = errors.New("write on closed stream")
+
 func (s *stateTrackingStream) Close() error {
-	s.closeSend(errors.New("write on closed stream"))
+	s.closeSend(errWriteOnClosedStream)
 	s.mx.Lock()
 	stopped := s.stopAfterFunc()
 	s.mx.Unlock()
