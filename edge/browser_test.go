@@ -66,8 +66,10 @@ func chromiumPath() string {
 	return "/usr/bin/chromium"
 }
 
-// Chromium loads demo pages over HTTP/3 and opens WebTransport sessions,
-// with a forced-QUIC certificate allowance and with serverCertificateHashes.
+// Chromium loads demo pages over HTTP/3 (the second page's cached
+// subresources encoded against the QPACK table Chromium offers) and opens
+// WebTransport sessions, with a forced-QUIC certificate allowance and with
+// serverCertificateHashes.
 func TestChromiumHTTP3AndWebTransport(t *testing.T) {
 	script := requireBrowser(t)
 	var plainOrigin string
@@ -81,6 +83,8 @@ func TestChromiumHTTP3AndWebTransport(t *testing.T) {
 	})
 	opened := e.counter(t, `lastmile_webtransport_sessions_opened_total`)
 	h3Requests := e.counter(t, `lastmile_http_requests_total{protocol="h3"}`)
+	tableHits := e.counter(t, `lastmile_cache_http3_fast_hits_total{qpack_table="dynamic"}`)
+	staticHits := e.counter(t, `lastmile_cache_http3_fast_hits_total{qpack_table="static"}`)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script)
@@ -128,6 +132,11 @@ func TestChromiumHTTP3AndWebTransport(t *testing.T) {
 	}
 	if got := opened.delta(t); got != 2 {
 		t.Errorf("sessions_opened_total grew by %v, want 2", got)
+	}
+	// Chromium offers a QPACK table: the second page's cached subresources
+	// are encoded against it (their fields given to quic-go as a list).
+	if table, static := tableHits.delta(t), staticHits.delta(t); table < 1 {
+		t.Errorf("HTTP/3 fast hits: %v with the QPACK dynamic table, %v static; want some with the table", table, static)
 	}
 	if got, want := h3Requests.delta(t), float64(len(res.Statuses)); got < want {
 		t.Errorf("requests_total{h3} grew by %v, want at least the %v responses the browser saw", got, want)

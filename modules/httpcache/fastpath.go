@@ -29,8 +29,10 @@ import (
 // installFastPath asks for the fast path on every server of the http app
 // that loads h.
 func (h *Handler) installFastPath(ctx caddy.Context) error {
-	if err := promreg.Register(ctx.GetMetricsRegistry(), fastHits); err != nil {
-		return err
+	for _, c := range []prometheus.Collector{fastHits, http3FastHits} {
+		if err := promreg.Register(ctx.GetMetricsRegistry(), c); err != nil {
+			return err
+		}
 	}
 	for _, m := range ctx.Modules() {
 		app, ok := m.(*caddyhttp.App)

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/quic-go/qpack"
 
 	"github.com/lastmile-edge/lastmile/internal/frontdoor"
@@ -51,6 +52,19 @@ type fieldsResponseWriter interface {
 	QPACKTable() bool
 	WriteFieldsResponse(status int, fields []qpack.HeaderField, body []byte) error
 }
+
+// http3FastHits counts HTTP/3 fast hits by how their fields were encoded:
+// against the connection's QPACK dynamic table (its client offered one, as
+// browsers do) or against the static table alone. The share says how much
+// of a site's HTTP/3 traffic the table's work and savings apply to.
+var (
+	http3FastHits = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "lastmile", Subsystem: "cache", Name: "http3_fast_hits_total",
+		Help: "HTTP/3 hits answered on the fast hit path, by the QPACK table their fields were encoded against (dynamic: the client offered one; static).",
+	}, []string{"qpack_table"})
+	http3FastHitsDynamic = http3FastHits.WithLabelValues("dynamic")
+	http3FastHitsStatic  = http3FastHits.WithLabelValues("static")
+)
 
 // http3SmallBody is quic-go's maxSmallResponseSize: its writer buffers a
 // body under this size and then adds Content-Length and sniffs
@@ -342,8 +356,10 @@ func (h *Handler) answerFreshHTTP3(w encodedResponseWriter, hdr http.Header, r *
 	freshHits.Inc()
 	// A reset stream: nothing more to send.
 	if s.asList {
+		http3FastHitsDynamic.Inc()
 		_ = fw.WriteFieldsResponse(e.status, s.list, e.body)
 	} else {
+		http3FastHitsStatic.Inc()
 		_ = w.WriteEncodedResponse(e.status, s.b.Bytes(), e.body)
 	}
 	h.maybeRefreshAhead(e, d.key, r, nil, d.ttl, d.now) // counts the hit; not near its end
