@@ -85,9 +85,10 @@ type http1Head struct {
 const http1HeadOverhead = 512
 
 // encodedHeadCharge is what an entry with these fields is charged for
-// each of its encoded heads, HTTP/1.1's and HTTP/3's (newEntry): as much
-// as its fields again, which either encoding stays within (20 bytes a
-// name, 4 a line, where headerSize counts 32 a value).
+// each of its encoded heads, HTTP/1.1's and HTTP/3's (newEntry; HTTP/3's
+// also for its field lists, http3HeadCharge): as much as its fields
+// again, which either encoding stays within (20 bytes a name, 4 a line,
+// where headerSize counts 32 a value).
 func encodedHeadCharge(stored, edge http.Header, strip []string) int {
 	return headerSize(stored) + headerSize(edge) + 32*len(strip) + http1HeadOverhead
 }

@@ -33,7 +33,7 @@ import (
 // Content-Length, a sniffed Content-Type) is encoded here as it would add
 // it; a response whose framing the writer would change otherwise goes
 // through the map. The lines are never written to once stored, and are
-// charged with the entry (encodedHeadCharge).
+// charged with the entry (http3HeadCharge).
 
 // encodedResponseWriter is quic-go's http3.EncodedResponseWriter (lastmile's
 // patch), spelled here so that the edge builds against upstream quic-go,
@@ -166,10 +166,24 @@ func (h *Handler) encodeHTTP3Head(e *entry, opts encodedHeadOptions) *http3Head 
 	hd.getLines, hd.getFields = encodeFieldLines(get...), slices.Clip(get)
 	hd.status = strconv.Itoa(e.status)
 	hd.encoded = true
-	if hd.size() > encodedHeadCharge(e.header, e.edge, e.policy.stripFields) {
+	if hd.size() > http3HeadCharge(e.header, e.edge, e.policy.stripFields) {
 		return &http3Head{opts: opts}
 	}
 	return hd
+}
+
+// http3HeadCharge is what an entry is charged for its HTTP/3 head (newEntry):
+// an encoded head's charge, and the fields again as the lists hits on
+// connections with a QPACK table give quic-go (a qpack.HeaderField and a
+// lower-cased name each; the values are the stored strings).
+func http3HeadCharge(stored, edge http.Header, strip []string) int {
+	n := encodedHeadCharge(stored, edge, strip)
+	for _, h := range []http.Header{stored, edge} {
+		for k, vs := range h {
+			n += len(vs) * (int(unsafe.Sizeof(qpack.HeaderField{})) + len(k))
+		}
+	}
+	return n
 }
 
 // bodyAllowedForStatus is quic-go's HTTP/3 writer's test (RFC 9110
@@ -343,9 +357,15 @@ func (h *Handler) answerFreshHTTP3(w encodedResponseWriter, hdr http.Header, r *
 		if tenths, ok := hitTimingTenths(start); ok && !hd.timed {
 			s.stored(http3HitTiming[tenths].line, http3HitTiming[tenths].field)
 		} else {
-			// The writer encodes the value before the buffer is reused.
 			timing := appendHitTiming(s.timing[:0], start)
-			s.add(qpack.HeaderField{Name: "server-timing", Value: unsafe.String(unsafe.SliceData(timing), len(timing))})
+			if s.asList {
+				// A connection's table may keep the value, and qlog records
+				// it later: a string of its own.
+				s.add(qpack.HeaderField{Name: "server-timing", Value: string(timing)})
+			} else {
+				// The encoder copies the value before the buffer is reused.
+				s.add(qpack.HeaderField{Name: "server-timing", Value: unsafe.String(unsafe.SliceData(timing), len(timing))})
+			}
 		}
 	}
 	if !hd.dated {

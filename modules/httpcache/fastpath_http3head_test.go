@@ -136,6 +136,30 @@ func TestHTTP3HitListsFieldsForATable(t *testing.T) {
 	}
 }
 
+// An entry of many short fields stays within its charge with its field
+// lists: its HTTP/3 hits are encoded, with a table and without.
+func TestHTTP3HitManyShortFieldsEncoded(t *testing.T) {
+	h := http1HeadCache(t, 0)
+	fields := []string{"Cache-Control", "max-age=600"}
+	for i := range 30 {
+		fields = append(fields, "X-F"+strconv.Itoa(i), "a")
+	}
+	path := storeShape(t, h, 200, "x", fields...)
+	encoded := &encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}
+	listed := &tableRecorder{encodedRecorder: encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}}
+	for _, w := range []interface {
+		http.ResponseWriter
+		encodedResponseWriter
+	}{encoded, listed} {
+		if !h.serveFast(w, httptest.NewRequest(http.MethodGet, "http://edge.example"+path, nil), 0, nil) {
+			t.Fatal("not a fast hit")
+		}
+	}
+	if encoded.encoded != 1 || listed.lists != 1 || len(listed.values("x-f29")) != 1 {
+		t.Fatalf("encoded %d, listed %d: the head went over its charge", encoded.encoded, listed.lists)
+	}
+}
+
 // Hits whose response quic-go's writer would frame otherwise, and those
 // serveEntry answers otherwise, go through the header map.
 func TestHTTP3HitsThroughTheMap(t *testing.T) {

@@ -387,7 +387,7 @@ func (h *Handler) newEntry(status int, header http.Header, body []byte, pol poli
 	// fastpath_http3head.go) are charged up front: the store weighs an
 	// entry once.
 	e.size = cap(body) + headerSize(stored) + headerSize(edge) + entryOverhead +
-		2*encodedHeadCharge(stored, edge, pol.stripFields)
+		encodedHeadCharge(stored, edge, pol.stripFields) + http3HeadCharge(stored, edge, pol.stripFields)
 	return e
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // tablePair connects an EncoderTable and a dynamic Decoder through their
@@ -92,6 +93,36 @@ func TestEncoderTableShrinksRepeatedSections(t *testing.T) {
 		t.Errorf("section after the acknowledgment: %d bytes, want at most %d (a byte per field)", sizes[2], 2+len(hitFields))
 	}
 	t.Logf("section sizes: %v (static only: %d)", sizes, static)
+}
+
+// A caller may give the table strings over memory it then reuses (the
+// edge's Server-Timing value is built in a pooled buffer): an inserted
+// field is the table's own copy, and a later value in the same memory is
+// not taken for it.
+func TestEncoderTableCopiesInsertedFields(t *testing.T) {
+	p := newTablePair(64<<10, 4096)
+	buf := []byte("cache;desc=hit, edge;dur=0.0")
+	reused := unsafe.String(unsafe.SliceData(buf), len(buf))
+	for i := range 3 {
+		p.roundTrip(t, uint64(4*i), []HeaderField{{Name: "server-timing", Value: reused}})
+		p.deliverInserts(t)
+		p.deliverAcks(t)
+	}
+	copy(buf[len(buf)-3:], "0.3")
+	// More inserts grow the table's index, which rehashes its keys as they
+	// read now: a key over the reused memory would move to dur=0.3's place.
+	var more []HeaderField
+	for i := range 40 {
+		more = append(more, HeaderField{Name: "x-field", Value: strings.Repeat("v", i+1)})
+	}
+	for i := range 2 {
+		p.roundTrip(t, uint64(12+4*i), more)
+		p.deliverInserts(t)
+		p.deliverAcks(t)
+	}
+	// roundTrip compares with the value as it reads now, dur=0.3.
+	p.roundTrip(t, 20, []HeaderField{{Name: "server-timing", Value: reused}})
+	p.roundTrip(t, 24, []HeaderField{{Name: "server-timing", Value: "cache;desc=hit, edge;dur=0.0"}})
 }
 
 func TestEncoderTableSensitiveFieldsNeverInserted(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"iter"
+	"strings"
 	"sync"
 
 	"golang.org/x/net/http2/hpack"
@@ -48,7 +49,7 @@ type EncoderTable struct {
 
 // maxKeptLines bounds the buffer a table keeps for its sections' lines: a
 // cache hit's take under 200 bytes; a rare large section's is not kept.
-const maxKeptLines = 4096
+const maxKeptLines = 512
 
 // maxSeen bounds the fields remembered as used once; when full, it is
 // cleared.
@@ -203,6 +204,9 @@ func (t *EncoderTable) maybeInsert(f HeaderField) {
 		return
 	}
 	delete(t.seen, key)
+	// The table outlives the section: its own copies, whatever memory the
+	// caller's strings live in.
+	f = HeaderField{Name: strings.Clone(f.Name), Value: strings.Clone(f.Value)}
 	abs := uint64(len(t.entries))
 	t.entries = append(t.entries, f)
 	t.size += size

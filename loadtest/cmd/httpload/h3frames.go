@@ -45,6 +45,8 @@ const (
 	streamTypeQPACKEncoder    = 0x2
 	streamTypeQPACKDecoder    = 0x3
 	settingQPACKTableCapacity = 0x1
+	errorNoError              = 0x100 // H3_NO_ERROR
+	errorRequestCancelled     = 0x10c // H3_REQUEST_CANCELLED
 	errorQPACKEncoderStream   = 0x201
 	maxResponseHeaders        = 64 << 10
 )
@@ -72,7 +74,7 @@ func dialH3Frames(ctx context.Context, urls []string, tlsConf *tls.Config, conf 
 	}
 	c := &h3Frames{conn: conn, headers: make(map[string][]byte, len(urls)), decoder: qpack.NewDecoder()}
 	if err := c.start(urls, qpackTable); err != nil {
-		conn.CloseWithError(0, "")
+		conn.CloseWithError(errorNoError, "")
 		return nil, err
 	}
 	return c, nil
@@ -164,7 +166,7 @@ func (c *h3Frames) get(ctx context.Context, rawURL string, br *bufio.Reader) (in
 		return 0, err
 	}
 	if _, err := str.Write(c.headers[rawURL]); err != nil {
-		str.CancelRead(0)
+		str.CancelRead(errorRequestCancelled)
 		return 0, err
 	}
 	str.Close()
@@ -172,10 +174,15 @@ func (c *h3Frames) get(ctx context.Context, rawURL string, br *bufio.Reader) (in
 	br.Reset(str)
 	n, err := c.readResponse(br, uint64(str.StreamID()))
 	if err != nil {
-		str.CancelRead(0)
+		str.CancelRead(errorRequestCancelled)
 	}
 	return n, err
 }
+
+// controlFrames are the frame types a request stream must not carry (RFC
+// 9114 §7.2: CANCEL_PUSH, SETTINGS, GOAWAY, MAX_PUSH_ID; PUSH_PROMISE, as
+// this client allows no push).
+var controlFrames = map[uint64]bool{0x3: true, frameSettings: true, 0x5: true, 0x7: true, 0xd: true}
 
 var (
 	errNoHeaders = errors.New("response without HEADERS")
@@ -184,7 +191,9 @@ var (
 
 // readResponse reads a response's frames to the stream's end: one HEADERS
 // frame with :status 200, then DATA frames (and any unknown frame types,
-// which RFC 9114 §9 says to skip).
+// which RFC 9114 §9 says to skip). The body's length is not checked
+// against a Content-Length: without a table the section is decoded only
+// up to :status, to keep the client the cheaper side.
 func (c *h3Frames) readResponse(br *bufio.Reader, streamID uint64) (int64, error) {
 	var body int64
 	status := ""
@@ -215,6 +224,8 @@ func (c *h3Frames) readResponse(br *bufio.Reader, streamID uint64) (int64, error
 			body += int64(length)
 		case typ == frameData || typ == frameHeaders:
 			return body, errNoHeaders // DATA before HEADERS, or trailers: not from a cache hit
+		case controlFrames[typ]:
+			return body, fmt.Errorf("frame type %#x on a request stream", typ) // H3_FRAME_UNEXPECTED
 		default:
 			if _, err := br.Discard(int(length)); err != nil {
 				return body, err

@@ -60,7 +60,7 @@ func TestH3FramesAgainstHTTP3Server(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.conn.CloseWithError(0, "") })
+	t.Cleanup(func() { c.conn.CloseWithError(errorNoError, "") })
 	br := bufio.NewReaderSize(nil, 16<<10)
 	for range 3 {
 		for _, u := range urls[:2] {
@@ -97,6 +97,7 @@ func TestH3FramesQPACKTable(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Cache-Control", "public, max-age=86400")
 			w.Header().Set("X-Served-By", "a-long-and-repeated-value-the-table-takes")
+			w.Header().Set("Date", "Tue, 24 Nov 2026 20:00:00 GMT") // not the clock's, which may turn mid-test
 			_, _ = w.Write([]byte("{}"))
 		}),
 	}
@@ -121,7 +122,7 @@ func TestH3FramesQPACKTable(t *testing.T) {
 			}
 			heads[table] = append(heads[table], c.headBytes.Load()-before)
 		}
-		c.conn.CloseWithError(0, "")
+		c.conn.CloseWithError(errorNoError, "")
 	}
 	last := heads[4096][len(heads[4096])-1]
 	if heads[0][2] != heads[0][0] || last*3 > heads[0][0] {
@@ -161,6 +162,7 @@ func TestReadResponseStatus(t *testing.T) {
 		{[]byte{frameData, 3, 'a', 'b', 'c'}, 0, false},
 		{append(response("200", nil), response("200", nil)...), 0, false},
 		{nil, 0, false},
+		{append([]byte{frameSettings, 0}, response("200", nil)...), 0, false}, // a control frame on a request stream
 	} {
 		n, err := c.readResponse(bufio.NewReader(bytes.NewReader(tc.stream)), 0)
 		if (err == nil) != tc.ok || n != tc.body {

@@ -347,6 +347,9 @@ func (w *responseWriter) QPACKTable() bool { return w.qpackEncoder() != nil }
 
 // WriteFieldsResponse is FieldsResponseWriter's.
 func (w *responseWriter) WriteFieldsResponse(status int, fields []qpack.HeaderField, body []byte) error {
+	if len(fields) == 0 || fields[0].Name != ":status" || fields[0].Value != strconv.Itoa(status) {
+		return fmt.Errorf("http3: WriteFieldsResponse without :status %d first", status)
+	}
 	body, err := w.beginWholeResponse("WriteFieldsResponse", status, body)
 	if err != nil {
 		return err

@@ -57,7 +57,12 @@ func TestWriteFieldsResponseWithoutTable(t *testing.T) {
 	fields, got := decodeResponse(t, str.handed[0])
 	require.Equal(t, map[string]string{":status": "200", "cache-control": "max-age=60", "content-length": "2048"}, fields)
 	require.Equal(t, body, got)
-	require.ErrorContains(t, rw.WriteFieldsResponse(http.StatusOK, nil, nil), "after the response was begun")
+	require.ErrorContains(t, rw.WriteFieldsResponse(http.StatusOK, []qpack.HeaderField{{Name: ":status", Value: "200"}}, nil), "after the response was begun")
+
+	rw, _ = newOwnedFinishTestResponseWriter(t)
+	require.ErrorContains(t, rw.WriteFieldsResponse(http.StatusOK, nil, body), ":status 200 first")
+	require.ErrorContains(t, rw.WriteFieldsResponse(http.StatusOK, []qpack.HeaderField{{Name: ":status", Value: "404"}}, body), ":status 200 first")
+	require.False(t, rw.headerWritten)
 }
 
 func TestWriteEncodedResponseToHEADSendsNoBody(t *testing.T) {

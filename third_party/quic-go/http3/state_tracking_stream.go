@@ -119,16 +119,16 @@ func (s *stateTrackingStream) closeReceive(e error) {
 	}
 }
 
+// errWriteOnClosedStream is what writes after Close return (lastmile
+// patch: one value, not one allocated per stream).
+var errWriteOnClosedStream = errors.New("write on closed stream")
+
 // Close closes the send side. When that cancels the stream's context, the
 // send side's done work runs here, not in the goroutine context.AfterFunc
 // would start for it (lastmile patch): one goroutine per request less on
 // clients and servers, and on a server that goroutine, started by the
 // handler's Close, took the scheduler's next slot from the connection's
 // run loop that the handler's response had just woken.
-// errWriteOnClosedStream is what writes after Close return (lastmile
-// patch: one value, not one allocated per stream).
-var errWriteOnClosedStream = errors.New("write on closed stream")
-
 func (s *stateTrackingStream) Close() error {
 	s.closeSend(errWriteOnClosedStream)
 	s.mx.Lock()
