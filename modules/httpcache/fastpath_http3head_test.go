@@ -101,22 +101,30 @@ func TestHTTP3HitWritesEncodedFields(t *testing.T) {
 	}
 }
 
+// hitBothWays serves a fast hit on path as on a connection without a QPACK
+// table and as on one with a table.
+func hitBothWays(t *testing.T, h *Handler, method, path string) (*encodedRecorder, *tableRecorder) {
+	t.Helper()
+	encoded := &encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}
+	listed := &tableRecorder{encodedRecorder: encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}}
+	for _, w := range []interface {
+		http.ResponseWriter
+		encodedResponseWriter
+	}{encoded, listed} {
+		if !h.serveFast(w, httptest.NewRequest(method, "http://edge.example"+path, nil), 0, nil) {
+			t.Fatalf("%s %s: not a fast hit", method, path)
+		}
+	}
+	return encoded, listed
+}
+
 // On a connection with a QPACK table, a hit gives quic-go the same fields
 // as a list, in the same order, for GET and HEAD.
 func TestHTTP3HitListsFieldsForATable(t *testing.T) {
 	h := http1HeadCache(t, 0)
 	path := storeShape(t, h, 200, "<html>x</html>", "Cache-Control", "max-age=600", "Cache-Status", "a; hit", "Age", "9")
 	for _, method := range []string{http.MethodGet, http.MethodHead} {
-		encoded := &encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}
-		listed := &tableRecorder{encodedRecorder: encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}}
-		for _, w := range []interface {
-			http.ResponseWriter
-			encodedResponseWriter
-		}{encoded, listed} {
-			if !h.serveFast(w, httptest.NewRequest(method, "http://edge.example"+path, nil), 0, nil) {
-				t.Fatalf("%s: not a fast hit", method)
-			}
-		}
+		encoded, listed := hitBothWays(t, h, method, path)
 		if encoded.encoded != 1 || listed.lists != 1 || listed.encoded != 0 || listed.status != encoded.status || string(listed.body) != string(encoded.body) {
 			t.Fatalf("%s: encoded %d, listed %d (encoded %d), status %d and %d", method, encoded.encoded, listed.lists, listed.encoded, encoded.status, listed.status)
 		}
@@ -144,17 +152,7 @@ func TestHTTP3HitManyShortFieldsEncoded(t *testing.T) {
 	for i := range 30 {
 		fields = append(fields, "X-F"+strconv.Itoa(i), "a")
 	}
-	path := storeShape(t, h, 200, "x", fields...)
-	encoded := &encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}
-	listed := &tableRecorder{encodedRecorder: encodedRecorder{discardWriter: discardWriter{h: make(http.Header)}}}
-	for _, w := range []interface {
-		http.ResponseWriter
-		encodedResponseWriter
-	}{encoded, listed} {
-		if !h.serveFast(w, httptest.NewRequest(http.MethodGet, "http://edge.example"+path, nil), 0, nil) {
-			t.Fatal("not a fast hit")
-		}
-	}
+	encoded, listed := hitBothWays(t, h, http.MethodGet, storeShape(t, h, 200, "x", fields...))
 	if encoded.encoded != 1 || listed.lists != 1 || len(listed.values("x-f29")) != 1 {
 		t.Fatalf("encoded %d, listed %d: the head went over its charge", encoded.encoded, listed.lists)
 	}
