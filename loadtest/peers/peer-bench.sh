@@ -243,6 +243,15 @@ profiled() { # waits for the profile that profile started, if any (not for the s
 	profiling=
 }
 profiling=
+# h3_run profile-name kind second-field [httpload options]: one HTTP/3 run
+# of server $name on $p2, its req/s and the named field of httpload's
+# report recorded as kind.
+h3_run() {
+	profile "$name" "$k" "$1"
+	out=$(taskset -c 1 "$bin/httpload" -proto h3 "${@:4}" "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
+	profiled
+	echo -e "$name\t$k\t$2\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r[sys.argv[2]], sep="\t")' "$out" "$3")" >>"$results"
+}
 for round in $(seq "$ROUNDS"); do
 	for k in $KEYS; do
 		if [ "$k" = 1 ]; then
@@ -280,16 +289,10 @@ for round in $(seq "$ROUNDS"); do
 				memory "$name" "$k" h2 "$p1"
 			fi
 			if [ "$p2" != - ] && [ "$name" != go-net-http ]; then
-				profile "$name" "$k" h3
-				out=$(taskset -c 1 "$bin/httpload" -proto h3 "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
-				profiled
-				echo -e "$name\t$k\th3\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["p99_ms"], sep="\t")' "$out")" >>"$results"
+				h3_run h3 h3 p99_ms
 				memory "$name" "$k" h3 "$p1"
 				if [ -n "$QPACK_TABLE" ]; then
-					profile "$name" "$k" h3-table
-					out=$(taskset -c 1 "$bin/httpload" -proto h3 -qpack-table "$QPACK_TABLE" "${h3args[@]/#\//https://localhost:$p2/}" -d "$DUR" -c "$C")
-					profiled
-					echo -e "$name\t$k\th3t\t$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["req_per_sec"], r["head_bytes_per_response"], sep="\t")' "$out")" >>"$results"
+					h3_run h3-table h3t head_bytes_per_response -qpack-table "$QPACK_TABLE"
 				fi
 			fi
 			pid=$(pid_of "$p1")

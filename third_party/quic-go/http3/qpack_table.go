@@ -104,19 +104,28 @@ func (e *qpackEncoder) appendSection(dst []byte, fields iter.Seq[qpack.HeaderFie
 // EncodedResponseWriter's) against the connection's table; one it cannot
 // read is sent as it is.
 func (e *qpackEncoder) encodeAgain(section []byte) []byte {
+	fields, err := decodeStaticSection(section)
+	if err != nil {
+		return section
+	}
+	return e.appendSection(make([]byte, 0, len(section)), slices.Values(fields))
+}
+
+// decodeStaticSection decodes a field section that refers to no dynamic
+// table; on an error it returns the fields decoded before it.
+func decodeStaticSection(section []byte) ([]qpack.HeaderField, error) {
 	var fields []qpack.HeaderField
 	decode := qpack.NewDecoder().Decode(section)
 	for {
 		f, err := decode()
 		if err == io.EOF {
-			break
+			return fields, nil
 		}
 		if err != nil {
-			return section
+			return fields, err
 		}
 		fields = append(fields, f)
 	}
-	return e.appendSection(make([]byte, 0, len(section)), slices.Values(fields))
 }
 
 // startQPACKEncoder sets up the table for a client whose SETTINGS offered

@@ -324,20 +324,13 @@ func (w *responseWriter) WriteEncodedResponse(status int, fieldSection, body []b
 	if err != nil {
 		return err
 	}
-	staticSection := fieldSection
-	if e := w.qpackEncoder(); e != nil {
-		fieldSection = e.encodeAgain(fieldSection)
-	}
 	var qlogFields []qlog.HeaderField
 	if w.str.qlogger != nil {
-		decode := qpack.NewDecoder().Decode(staticSection)
-		for {
-			hf, err := decode()
-			if err != nil {
-				break // io.EOF at the end
-			}
-			qlogFields = append(qlogFields, qlog.HeaderField{Name: hf.Name, Value: hf.Value})
-		}
+		fields, _ := decodeStaticSection(fieldSection) // what decodes, as far as it does
+		qlogFields = toQlogFields(slices.Values(fields))
+	}
+	if e := w.qpackEncoder(); e != nil {
+		fieldSection = e.encodeAgain(fieldSection)
 	}
 	return w.writeWholeResponse(fieldSection, qlogFields, body)
 }
@@ -357,21 +350,12 @@ func (w *responseWriter) WriteFieldsResponse(status int, fields []qpack.HeaderFi
 	section := headerBlockPool.Get().(*bytes.Buffer)
 	defer putHeaderBlock(section)
 	section.Reset()
-	if e := w.qpackEncoder(); e != nil {
-		section.Write(e.appendSection(section.AvailableBuffer(), slices.Values(fields)))
-	} else {
-		enc := qpack.NewEncoder(section)
-		for _, f := range fields {
-			if err := enc.WriteField(f); err != nil {
-				return err
-			}
-		}
+	if err := w.encodeFields(section, slices.Values(fields)); err != nil {
+		return err
 	}
 	var qlogFields []qlog.HeaderField
 	if w.str.qlogger != nil {
-		for _, f := range fields {
-			qlogFields = append(qlogFields, qlog.HeaderField{Name: f.Name, Value: f.Value})
-		}
+		qlogFields = toQlogFields(slices.Values(fields))
 	}
 	return w.writeWholeResponse(section.Bytes(), qlogFields, body) // copied there
 }
@@ -445,6 +429,31 @@ func tryWriteAllOwned(str datagramStream, buf []byte) error {
 // is 141-154 bytes (2 KB body: 2,304 bytes, one of Go's size classes); a
 // larger head is copied as before.
 const responseHeadroom = 256
+
+// encodeFields appends the field section of fields to buf: against the
+// connection's QPACK dynamic table if it has one, else the static table.
+func (w *responseWriter) encodeFields(buf *bytes.Buffer, fields iter.Seq[qpack.HeaderField]) error {
+	if e := w.qpackEncoder(); e != nil {
+		buf.Write(e.appendSection(buf.AvailableBuffer(), fields))
+		return nil
+	}
+	enc := qpack.NewEncoder(buf)
+	for f := range fields {
+		if err := enc.WriteField(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toQlogFields is fields as qlog records them.
+func toQlogFields(fields iter.Seq[qpack.HeaderField]) []qlog.HeaderField {
+	var out []qlog.HeaderField
+	for f := range fields {
+		out = append(out, qlog.HeaderField{Name: f.Name, Value: f.Value})
+	}
+	return out
+}
 
 // qpackEncoder returns the connection's QPACK dynamic table, if it has one
 // (a test's writer has no connection).
@@ -528,20 +537,11 @@ func (w *responseWriter) encodeHeader(status, spare int) ([]byte, error) {
 	if w.str.qlogger != nil {
 		// The header map's order is random: log the order encoded.
 		collected := slices.Collect(iter.Seq[qpack.HeaderField](fields))
-		for _, f := range collected {
-			headerFields = append(headerFields, qlog.HeaderField{Name: f.Name, Value: f.Value})
-		}
+		headerFields = toQlogFields(slices.Values(collected))
 		fields = slices.Values(collected)
 	}
-	if e := w.qpackEncoder(); e != nil {
-		headers.Write(e.appendSection(headers.AvailableBuffer(), fields))
-	} else {
-		enc := qpack.NewEncoder(headers)
-		for f := range fields {
-			if err := enc.WriteField(f); err != nil {
-				return nil, err
-			}
-		}
+	if err := w.encodeFields(headers, fields); err != nil {
+		return nil, err
 	}
 
 	buf := make([]byte, 0, frameHeaderLen+headers.Len()+spare)
