@@ -227,7 +227,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 4, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 2))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 2))
 		f1 := getData(4 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(4 * mult)
@@ -271,7 +271,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 5, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 2))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 2))
 		f1 := getData(4 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(4 * mult)
@@ -315,7 +315,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 6, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 2))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 2))
 		f1 := getData(4 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(4 * mult)
@@ -456,7 +456,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 10, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 4))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 4))
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(5 * mult)
@@ -515,7 +515,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 	// ---xxx++++=====--------
 	t.Run("case 11, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 3))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 3))
 		f1 := getData(4 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(5 * mult)
@@ -619,7 +619,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 14, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 3))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 3))
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(4 * mult)
@@ -978,7 +978,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 27, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		const mult = protocol.MinStreamFrameSize
+		const mult = protocol.MinStreamFrameBufferSize
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(4 * mult)
@@ -1033,7 +1033,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 28, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		const mult = protocol.MinStreamFrameSize
+		const mult = protocol.MinStreamFrameBufferSize
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(4 * mult)
@@ -1116,7 +1116,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 30, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 2))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 2))
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(3 * mult)
@@ -1170,7 +1170,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 31, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 9))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 9))
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(3 * mult)
@@ -1254,7 +1254,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 33, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 11))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 11))
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(3 * mult)
@@ -1344,7 +1344,7 @@ func TestFrameSorterGapHandling(t *testing.T) {
 
 	t.Run("case 35, for long frames", func(t *testing.T) {
 		s := newFrameSorter()
-		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameSize) / 6))
+		mult := protocol.ByteCount(math.Ceil(float64(protocol.MinStreamFrameBufferSize) / 6))
 		f1 := getData(3 * mult)
 		cb1, t1 := getFrameSorterTestCallback(t)
 		f2 := getData(4 * mult)
@@ -1383,19 +1383,19 @@ func TestFrameSorterRandomized(t *testing.T) {
 		testFrameSorterRandomized(t, 25, false, false)
 	})
 	t.Run("long", func(t *testing.T) {
-		testFrameSorterRandomized(t, 2*protocol.MinStreamFrameSize, false, false)
+		testFrameSorterRandomized(t, 2*protocol.MinStreamFrameBufferSize, false, false)
 	})
 	t.Run("short, with duplicates", func(t *testing.T) {
 		testFrameSorterRandomized(t, 25, true, false)
 	})
 	t.Run("long, with duplicates", func(t *testing.T) {
-		testFrameSorterRandomized(t, 2*protocol.MinStreamFrameSize, true, false)
+		testFrameSorterRandomized(t, 2*protocol.MinStreamFrameBufferSize, true, false)
 	})
 	t.Run("short, with overlaps", func(t *testing.T) {
 		testFrameSorterRandomized(t, 25, false, true)
 	})
 	t.Run("long, with overlaps", func(t *testing.T) {
-		testFrameSorterRandomized(t, 2*protocol.MinStreamFrameSize, false, true)
+		testFrameSorterRandomized(t, 2*protocol.MinStreamFrameBufferSize, false, true)
 	})
 }
 

@@ -154,9 +154,7 @@ retransmissions:
 				f.retransmissionQueue[currentUrgency].PushBack(id)
 				continue
 			}
-			// For the last STREAM frame, we'll remove the DataLen field later.
-			frameMaxLen := maxLen + protocol.ByteCount(quicvarint.Len(uint64(maxLen)))
-			sf, hasMoreRetransmissions := str.popRetransmissionFrame(frameMaxLen, v)
+			sf, hasMoreRetransmissions := str.popRetransmissionFrame(withDataLenAllowance(maxLen), v)
 			if !hasMoreRetransmissions {
 				bucket.PopFront()
 				delete(f.retransmissionStreams, id)
@@ -174,7 +172,7 @@ retransmissions:
 			streamFrameLen += sf.Frame.Length(v)
 		}
 	}
-	// pop STREAM frames, until less than 128 bytes are left in the packet
+	// pop STREAM frames, until less than MinStreamFrameSize bytes are left in the packet
 	for urgency := range f.incrementalStreams {
 		numActiveStreams := f.incrementalStreams[urgency].Len() + f.nonIncrementalStreams[urgency].Len()
 
@@ -439,11 +437,7 @@ func (f *framer) popStreamFrame(
 	maxLen protocol.ByteCount,
 	v protocol.Version,
 ) (ackhandler.StreamFrame, *wire.StreamDataBlockedFrame, bool) {
-	// For the last STREAM frame, we'll remove the DataLen field later.
-	// Therefore, we can pretend to have more bytes available when popping
-	// the STREAM frame (which will always have the DataLen set).
-	maxLen += protocol.ByteCount(quicvarint.Len(uint64(maxLen)))
-	frame, blocked, hasMoreData := str.popStreamFrame(maxLen, v)
+	frame, blocked, hasMoreData := str.popStreamFrame(withDataLenAllowance(maxLen), v)
 	if !hasMoreData {
 		delete(f.activeStreams, id)
 	}
@@ -451,6 +445,30 @@ func (f *framer) popStreamFrame(
 	// * if the stream was canceled after it said it had data
 	// * the remaining size doesn't allow us to add another STREAM frame
 	return frame, blocked, hasMoreData
+}
+
+// maxStreamFrameHeaderLen is a STREAM frame's longest header without its
+// Length field: the type byte, an 8-byte stream ID and an 8-byte offset.
+const maxStreamFrameHeaderLen = 1 + 8 + 8
+
+// fullDataLenAllowanceFrom is the least room in which a frame popped with a
+// 2-byte allowance carries 64 bytes of data or more whatever its header, so
+// that its Length field, dropped if it is the packet's last, takes 2 bytes.
+const fullDataLenAllowanceFrom protocol.ByteCount = maxStreamFrameHeaderLen + 63
+
+// withDataLenAllowance is the size to pop a STREAM frame at, with its
+// Length field, when maxLen bytes are left: the last frame of a packet
+// loses that field, so a frame may pretend to have room for it.
+// lastmile: upstream allowed quicvarint.Len(maxLen) bytes. Below
+// fullDataLenAllowanceFrom that is one byte too many for a frame whose data
+// is under 64 bytes, and the packet overflows ("packet too large"); it never
+// happened while MinStreamFrameSize was 128. There the allowance is 1 byte,
+// which may leave a frame of 64 bytes of data or more one byte short.
+func withDataLenAllowance(maxLen protocol.ByteCount) protocol.ByteCount {
+	if maxLen < fullDataLenAllowanceFrom {
+		return maxLen + 1
+	}
+	return maxLen + protocol.ByteCount(quicvarint.Len(uint64(maxLen)))
 }
 
 func (f *framer) Handle0RTTRejection() {

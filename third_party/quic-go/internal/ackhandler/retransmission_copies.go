@@ -20,7 +20,7 @@ import "github.com/quic-go/quic-go/internal/protocol"
 type retransmissionCopy struct {
 	pn     protocol.PacketNumber // the retransmitting packet
 	frames []StreamFrame
-	size   protocol.ByteCount // STREAM data, charged to the copies' budget
+	size   protocol.ByteCount // its packet's size, charged to the copies' budget
 }
 
 // maxQueuedRetransmissionCopies bounds the copies a window kept from

@@ -34,9 +34,9 @@ import (
 //
 // The cost is bounded: only small flights, only once per packet, and in
 // all at most tailCopyCredit bytes plus an eighth of what the connection
-// sent. A page load of 200 KB pays for its HTML's three packets (2%); a
-// connection that only ever sends small messages pays at most 12.5% more
-// bytes. Clients are left alone: the peer a server copies for is the one
+// sent, counted as packets on the wire (copyPacketOverhead). A page load
+// of 200 KB pays for its HTML's three packets (2%); a connection that only
+// ever sends small messages pays at most 12.5% more bytes. Clients are left alone: the peer a server copies for is the one
 // whose next request waits.
 const (
 	// tailCopyMaxPackets is the packet threshold's 3: a new flight of at
@@ -51,14 +51,21 @@ const (
 	// tailCopyCredit lets a new connection copy its first response: the
 	// handshake alone has sent too little for the eighth.
 	tailCopyCredit protocol.ByteCount = 4 * 1200
+	// copyPacketOverhead bounds what a copy's packet adds to its frames:
+	// a short header with the longest connection ID and packet number,
+	// and the AEAD tag. Charging only the data let copies of tiny
+	// messages (a WebTransport session's, an echo's) double the packets a
+	// connection sent while "copying" an eighth of its data.
+	copyPacketOverhead protocol.ByteCount = 1 + protocol.MaxConnIDLen + 4 + 16
 )
 
 // tailCopies is a connection's record of the packets it copied.
 type tailCopies struct {
 	next protocol.PacketNumber // packets below it were considered for a tail copy
-	// bytes is the STREAM data copied so far by both kinds of copies,
-	// tail and retransmission (retransmission_copies.go): the budget of
-	// copyBudget is theirs together.
+	// bytes is the size of the packets copied so far (copyStreamFrames)
+	// by both kinds of copies, tail and retransmission
+	// (retransmission_copies.go): the budget of copyBudget is theirs
+	// together.
 	bytes protocol.ByteCount
 }
 
@@ -103,8 +110,9 @@ func (h *sentPacketHandler) TailCopies() [][]StreamFrame {
 	return copies
 }
 
-// copyBudget is the STREAM data the copies may still carry: tailCopyCredit
-// plus an eighth of what the connection sent, less what was copied.
+// copyBudget is the bytes the copies' packets may still take:
+// tailCopyCredit plus an eighth of what the connection sent, less what was
+// copied.
 func (h *sentPacketHandler) copyBudget() protocol.ByteCount {
 	return tailCopyCredit + h.bytesSent/8 - h.tailCopies.bytes
 }
@@ -123,7 +131,7 @@ func carriesStreamFrames(frames []StreamFrame, retransmissions bool) bool {
 
 // copyStreamFrames copies what carriesStreamFrames looks for, data
 // included (the original's buffer goes back to a pool when it is
-// acknowledged), and returns the copies' STREAM data size.
+// acknowledged), and returns the size of a packet of the copies at most.
 func copyStreamFrames(frames []StreamFrame, retransmissions bool) ([]StreamFrame, protocol.ByteCount) {
 	copies := make([]StreamFrame, 0, len(frames))
 	var size protocol.ByteCount
@@ -131,14 +139,15 @@ func copyStreamFrames(frames []StreamFrame, retransmissions bool) ([]StreamFrame
 		if f.Handler == nil || f.Retransmission != retransmissions {
 			continue
 		}
-		size += f.Frame.DataLen()
-		copies = append(copies, StreamFrame{Frame: &wire.StreamFrame{
+		c := &wire.StreamFrame{
 			StreamID:       f.Frame.StreamID,
 			Offset:         f.Frame.Offset,
 			Data:           slices.Clone(f.Frame.Data),
 			Fin:            f.Frame.Fin,
 			DataLenPresent: true,
-		}})
+		}
+		size += c.Length(protocol.Version1)
+		copies = append(copies, StreamFrame{Frame: c})
 	}
-	return copies, size
+	return copies, size + copyPacketOverhead
 }

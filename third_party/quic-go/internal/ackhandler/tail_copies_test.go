@@ -167,3 +167,26 @@ func TestTailCopiesBudget(t *testing.T) {
 	require.LessOrEqual(t, copied, tailCopyCredit+sentBytes/8, "copies stay within the credit and an eighth of what was sent")
 	require.Greater(t, copied, sentBytes/8-1000, "the budget is used, not just the credit")
 }
+
+// Copies are charged as the packets they go in: a connection of tiny
+// messages is not sent each one twice for the few bytes of its data.
+func TestTailCopiesBudgetCountsPackets(t *testing.T) {
+	c := newTailCopyConn(t, protocol.PerspectiveServer)
+	const messages = 2000
+	var copies int
+	var copiedBytes, sentBytes protocol.ByteCount
+	for range messages {
+		pn := c.sendData(1)
+		sentBytes += 31
+		for _, frames := range c.sph.TailCopies() {
+			copies++
+			copiedBytes += copyPacketOverhead
+			for _, f := range frames {
+				copiedBytes += f.Frame.Length(protocol.Version1)
+			}
+		}
+		c.ack(pn)
+	}
+	require.LessOrEqual(t, copiedBytes, tailCopyCredit+sentBytes/8, "the copies' packets stay within the budget")
+	require.Less(t, copies, messages/4)
+}
