@@ -39,6 +39,14 @@ check)
 	fi
 	;;
 diff)
+	# Files git ignores (a test's output, such as quic-go's integration
+	# tests' keylog.txt) would go into the patch but not into a commit,
+	# and a clean checkout would then fail the check.
+	if ignored=$(git -C "$here" ls-files --others --ignored --exclude-standard -- "$name") && [ -n "$ignored" ]; then
+		echo "third_party/$name has files git ignores; remove them first:" >&2
+		echo "$ignored" >&2
+		exit 1
+	fi
 	# diff exits 1 when the trees differ, which they do.
 	# Paths a/ and b/, no timestamps: the patch only changes with the code.
 	(cd "$here" && diff -ruN --exclude=README.md "$pristine" "$name" |
