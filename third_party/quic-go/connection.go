@@ -2716,6 +2716,7 @@ func (c *Conn) sendStreamFrameCopies(now monotime.Time) error {
 	h, ok := c.sentPacketHandler.(interface {
 		NextRetransmissionCopy() []ackhandler.StreamFrame
 		TailCopies() [][]ackhandler.StreamFrame
+		CopyNotSent([]ackhandler.StreamFrame)
 	})
 	if !ok {
 		return nil
@@ -2732,12 +2733,18 @@ func (c *Conn) sendStreamFrameCopies(now monotime.Time) error {
 		return (mode == ackhandler.SendAny || mode == ackhandler.SendPacingLimited) && !c.sendQueue.WouldBlock()
 	}
 	send := func(frames []ackhandler.StreamFrame) error {
-		frames = slices.DeleteFunc(frames, func(f ackhandler.StreamFrame) bool { return !c.mayCopyStream(f.Frame.StreamID) })
-		if len(frames) == 0 {
+		// A copy not sent gives its charge back (a copy of which only
+		// some streams' frames go keeps the whole charge).
+		if !slices.ContainsFunc(frames, func(f ackhandler.StreamFrame) bool { return c.mayCopyStream(f.Frame.StreamID) }) {
+			h.CopyNotSent(frames)
 			return nil
 		}
+		frames = slices.DeleteFunc(frames, func(f ackhandler.StreamFrame) bool { return !c.mayCopyStream(f.Frame.StreamID) })
 		p, buf, err := packer.PackStreamFrameCopies(frames, c.maxPacketSize(), c.version)
 		if err != nil || buf == nil {
+			if err == nil {
+				h.CopyNotSent(frames)
+			}
 			return err
 		}
 		ecn := c.sentPacketHandler.ECNMode(true)
@@ -2759,8 +2766,12 @@ func (c *Conn) sendStreamFrameCopies(now monotime.Time) error {
 	if !ranOutOfData {
 		return nil
 	}
-	for _, frames := range h.TailCopies() {
+	copies := h.TailCopies()
+	for i, frames := range copies {
 		if !mayCopy() {
+			for _, unsent := range copies[i:] {
+				h.CopyNotSent(unsent)
+			}
 			return nil
 		}
 		if err := send(frames); err != nil {

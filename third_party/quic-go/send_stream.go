@@ -483,13 +483,20 @@ func (s *SendStream) popNewStreamFrameForPacket(maxBytes protocol.ByteCount, v p
 
 	if len(s.dataForWriting) == 0 && s.nextFrame == nil {
 		if s.finishedWriting && !s.finSent {
-			s.finSent = true
-			return &wire.StreamFrame{
+			f := &wire.StreamFrame{
 				StreamID:       s.streamID,
 				Offset:         s.writeOffset,
 				DataLenPresent: true,
 				Fin:            true,
-			}, nil, false
+			}
+			// lastmile: with MinStreamFrameSize at 16 the room may be
+			// smaller than the frame (a stream ID and offset of 8 bytes
+			// each); the FIN then goes in the next packet.
+			if f.Length(v) > maxBytes {
+				return nil, nil, true
+			}
+			s.finSent = true
+			return f, nil, false
 		}
 		return nil, nil, false
 	}

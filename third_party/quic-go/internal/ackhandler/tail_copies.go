@@ -129,25 +129,39 @@ func carriesStreamFrames(frames []StreamFrame, retransmissions bool) bool {
 	return false
 }
 
+// CopyNotSent gives the charge of a copy TailCopies or
+// NextRetransmissionCopy returned back to the budget: the connection did
+// not send it (its stream was reset, or the window closed first).
+func (h *sentPacketHandler) CopyNotSent(frames []StreamFrame) {
+	h.tailCopies.bytes -= copiesPacketSize(frames)
+}
+
+// copiesPacketSize is the size of a packet of frames at most: what a
+// copy is charged.
+func copiesPacketSize(frames []StreamFrame) protocol.ByteCount {
+	size := copyPacketOverhead
+	for _, f := range frames {
+		size += f.Frame.Length(protocol.Version1)
+	}
+	return size
+}
+
 // copyStreamFrames copies what carriesStreamFrames looks for, data
 // included (the original's buffer goes back to a pool when it is
 // acknowledged), and returns the size of a packet of the copies at most.
 func copyStreamFrames(frames []StreamFrame, retransmissions bool) ([]StreamFrame, protocol.ByteCount) {
 	copies := make([]StreamFrame, 0, len(frames))
-	var size protocol.ByteCount
 	for _, f := range frames {
 		if f.Handler == nil || f.Retransmission != retransmissions {
 			continue
 		}
-		c := &wire.StreamFrame{
+		copies = append(copies, StreamFrame{Frame: &wire.StreamFrame{
 			StreamID:       f.Frame.StreamID,
 			Offset:         f.Frame.Offset,
 			Data:           slices.Clone(f.Frame.Data),
 			Fin:            f.Frame.Fin,
 			DataLenPresent: true,
-		}
-		size += c.Length(protocol.Version1)
-		copies = append(copies, StreamFrame{Frame: c})
+		}})
 	}
-	return copies, size + copyPacketOverhead
+	return copies, copiesPacketSize(copies)
 }

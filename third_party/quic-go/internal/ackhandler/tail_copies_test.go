@@ -168,6 +168,21 @@ func TestTailCopiesBudget(t *testing.T) {
 	require.Greater(t, copied, sentBytes/8-1000, "the budget is used, not just the credit")
 }
 
+// A copy the connection did not send (its stream reset, the window
+// closed) gives its charge back.
+func TestTailCopiesNotSentGiveBack(t *testing.T) {
+	c := newTailCopyConn(t, protocol.PerspectiveServer)
+	c.sendData(100)
+	c.sendData(100)
+	copies := c.sph.TailCopies()
+	require.Len(t, copies, 2)
+	require.Positive(t, c.sph.tailCopies.bytes)
+	for _, frames := range copies {
+		c.sph.CopyNotSent(frames)
+	}
+	require.Zero(t, c.sph.tailCopies.bytes)
+}
+
 // Copies are charged as the packets they go in: a connection of tiny
 // messages is not sent each one twice for the few bytes of its data.
 func TestTailCopiesBudgetCountsPackets(t *testing.T) {

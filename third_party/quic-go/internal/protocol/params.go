@@ -102,9 +102,11 @@ const DefaultHandshakeIdleTimeout = 5 * time.Second
 // 2. it reduces the head-of-line blocking, when a packet is lost
 // lastmile: 16, not 128. A packet that is not full ends its GSO batch, and
 // an HTTP/3 server's many short responses left gaps of under 128 bytes in
-// one packet of three (three times the sendmsg calls per response); 16
-// still keeps a frame's header under half of it. Lowering it needed the
-// framer's exact allowance for the Length field (withDataLenAllowance).
+// one packet of three (three times the sendmsg calls per response). A
+// 16-byte frame still carries data with the short stream IDs and offsets
+// of most streams. Lowering it needed a safe allowance for the Length
+// field in the framer (withDataLenAllowance) and a size check of a FIN
+// alone (send_stream.go).
 const MinStreamFrameSize ByteCount = 16
 
 // MaxPostHandshakeCryptoFrameSize is the maximum size of CRYPTO frames
