@@ -36,8 +36,9 @@ import (
 // all at most tailCopyCredit bytes plus an eighth of what the connection
 // sent, counted as packets on the wire (copyPacketOverhead). A page load
 // of 200 KB pays for its HTML's three packets (2%); a connection that only
-// ever sends small messages pays at most 12.5% more bytes. Clients are left alone: the peer a server copies for is the one
-// whose next request waits.
+// ever sends small messages pays at most 12.5% more bytes. Clients are
+// left alone: the peer a server copies for is the one whose next request
+// waits.
 const (
 	// tailCopyMaxPackets is the packet threshold's 3: a new flight of at
 	// most that many packets has too few after it for the packet threshold
