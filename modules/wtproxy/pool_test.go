@@ -2,9 +2,11 @@ package wtproxy
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
+	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcert"
@@ -46,7 +48,10 @@ func TestSessionsShareUpstreamConnections(t *testing.T) {
 // on a connection: the edge gives each session its own connection.
 func TestUpstreamThatCannotShareGetsConnectionPerSession(t *testing.T) {
 	cert := testcert.Write(t)
-	up := startUpstream(t, cert, nil, func(s *webtransport.Server) { s.Config = nil })
+	up := startUpstream(t, cert, nil, func(s *webtransport.Server) {
+		s.Config = nil
+		s.H3.Handler = answerAfterUpgrade(s.H3.Handler)
+	})
 	e := startEdge(t, cert, up.addr, "sessions_per_connection 4")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -56,4 +61,39 @@ func TestUpstreamThatCannotShareGetsConnectionPerSession(t *testing.T) {
 			t.Fatalf("session %s: %q, %v", name, got, err)
 		}
 	}
+}
+
+// answerAfterUpgrade holds back the 200 that webtransport-go v0.13.0's
+// Upgrade flushes when it takes the request stream (http3's HTTPStream),
+// before it checks whether the connection may carry another session: a
+// refusal's reset could then reach the edge after a 200 it took for an
+// open session (on a loaded machine), and that session's streams ended
+// without a code. The flush fails on a past write deadline; Upgrade's own
+// Flush, once it registered the session, sends the 200.
+func answerAfterUpgrade(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(heldResponse{w}, r)
+	})
+}
+
+type heldResponse struct{ http.ResponseWriter }
+
+func (w heldResponse) HTTPStream() *http3.Stream {
+	rw := w.ResponseWriter.(interface {
+		http3.HTTPStreamer
+		SetWriteDeadline(time.Time) error
+	})
+	rw.SetWriteDeadline(time.Unix(1, 0))
+	defer rw.SetWriteDeadline(time.Time{})
+	return rw.HTTPStream()
+}
+
+func (w heldResponse) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
+
+func (w heldResponse) ReceivedSettings() <-chan struct{} {
+	return w.ResponseWriter.(http3.Settingser).ReceivedSettings()
+}
+
+func (w heldResponse) Settings() *http3.Settings {
+	return w.ResponseWriter.(http3.Settingser).Settings()
 }
