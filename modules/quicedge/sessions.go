@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 )
 
@@ -86,9 +87,43 @@ func ReserveSession(r *http.Request) (release func(), err error) {
 	// Looked up here, not for every HTTP/3 request: r's context derives
 	// from its connection's.
 	c := r.Context().Value(connSessionsKey).(*connSessions)
-	if c.n.Add(1) > int64(h3r.maxSessions) {
+	if c.n.Add(1) > h3r.sessionCap() {
 		c.n.Add(-1)
 		return nil, ErrConnSessionLimit
 	}
 	return sync.OnceFunc(func() { c.n.Add(-1) }), nil
+}
+
+// The client's SETTINGS that enable WebTransport's per-session flow
+// control (draft-ietf-webtrans-http3: SETTINGS_WT_INITIAL_MAX_STREAMS_UNI,
+// _BIDI and SETTINGS_WT_INITIAL_MAX_DATA; webtransport-go's values).
+const (
+	settingWTInitialMaxStreamsUni  = 0x2b64
+	settingWTInitialMaxStreamsBidi = 0x2b65
+	settingWTInitialMaxData        = 0x2b61
+)
+
+// sessionCap is how many sessions the request's connection may hold: the
+// config's cap, or 1 when the client's SETTINGS enable no per-session
+// flow control. webtransport-go carries no second session for such a
+// client, and v0.13.0 refuses it only after its Upgrade has sent the 200
+// (taking the request stream sends the header), so the browser would see
+// a session open and then die; refused here it gets a plain 429. A client
+// whose SETTINGS have not arrived yet opens its first session, which any
+// cap allows (webtransport-go waits for them before accepting it).
+func (h3r *h3Request) sessionCap() int64 {
+	settings, ok := h3r.w.(http3.Settingser)
+	if !ok {
+		return int64(h3r.maxSessions)
+	}
+	select {
+	case <-settings.ReceivedSettings():
+	default:
+		return int64(h3r.maxSessions)
+	}
+	other := settings.Settings().Other
+	if other[settingWTInitialMaxStreamsUni] > 0 || other[settingWTInitialMaxStreamsBidi] > 0 || other[settingWTInitialMaxData] > 0 {
+		return int64(h3r.maxSessions)
+	}
+	return 1
 }

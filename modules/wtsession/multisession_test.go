@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
@@ -110,6 +111,29 @@ func fillThenRefused(t *testing.T, ctx context.Context, s *testcaddy.Site, clien
 		t.Errorf("%s grew by %v, want 1", series, got)
 	}
 	return open
+}
+
+// A client that offers no per-session flow control gets one session per
+// connection: the next is refused with a plain 429 (webtransport-go would
+// answer it 200 and then reset it), and the first keeps working.
+func TestSessionWithoutFlowControlAlonePerConnection(t *testing.T) {
+	s := run(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddr(ctx, s.Addr(), &tls.Config{RootCAs: s.TLSConfig().RootCAs, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}},
+		&quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.CloseWithError(0, "") })
+	client, err := (&webtransport.Transport{}).NewClientConn(conn) // no Config: no flow control offered
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := fillThenRefused(t, ctx, s, client, 1, `lastmile_webtransport_sessions_refused_total{reason="connection"}`)
+	if err := echoIsolated(ctx, open[0], "alone"); err != nil {
+		t.Errorf("the connection's one session after a refusal: %v", err)
+	}
 }
 
 // The per-connection cap refuses the next session with 429 and counts it;
