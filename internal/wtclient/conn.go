@@ -18,6 +18,12 @@ var SessionFlowControl = webtransport.Config{MaxIncomingStreams: 1 << 10, MaxInc
 // (HTTP/3, datagrams, partial delivery of reset streams, several sessions
 // where the server allows them), with quicConf's other settings if given.
 func Connect(ctx context.Context, addr string, tlsConf *tls.Config, quicConf *quic.Config) (*webtransport.ClientConn, *quic.Conn, error) {
+	return ConnectOffering(ctx, addr, tlsConf, quicConf, &SessionFlowControl)
+}
+
+// ConnectOffering is Connect with sessions' flow control as given: nil
+// offers none, as a client that allows one session per connection.
+func ConnectOffering(ctx context.Context, addr string, tlsConf *tls.Config, quicConf *quic.Config, sessions *webtransport.Config) (*webtransport.ClientConn, *quic.Conn, error) {
 	tlsConf = tlsConf.Clone()
 	tlsConf.NextProtos = []string{http3.NextProtoH3}
 	qc := &quic.Config{}
@@ -29,7 +35,7 @@ func Connect(ctx context.Context, addr string, tlsConf *tls.Config, quicConf *qu
 	if err != nil {
 		return nil, nil, err
 	}
-	client, err := (&webtransport.Transport{Config: &SessionFlowControl}).NewClientConn(conn)
+	client, err := (&webtransport.Transport{Config: sessions}).NewClientConn(conn)
 	if err != nil {
 		conn.CloseWithError(0, "")
 		return nil, nil, err

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/quic-go/quic-go"
-	"github.com/quic-go/quic-go/http3"
 	"github.com/quic-go/webtransport-go"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
@@ -120,16 +119,11 @@ func TestSessionWithoutFlowControlAlonePerConnection(t *testing.T) {
 	s := run(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	conn, err := quic.DialAddr(ctx, s.Addr(), &tls.Config{RootCAs: s.TLSConfig().RootCAs, ServerName: "localhost", NextProtos: []string{http3.NextProtoH3}},
-		&quic.Config{EnableDatagrams: true, EnableStreamResetPartialDelivery: true})
+	client, conn, err := wtclient.ConnectOffering(ctx, s.Addr(), &tls.Config{RootCAs: s.TLSConfig().RootCAs, ServerName: "localhost"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.CloseWithError(0, "") })
-	client, err := (&webtransport.Transport{}).NewClientConn(conn) // no Config: no flow control offered
-	if err != nil {
-		t.Fatal(err)
-	}
 	open := fillThenRefused(t, ctx, s, client, 1, `lastmile_webtransport_sessions_refused_total{reason="connection"}`)
 	if err := echoIsolated(ctx, open[0], "alone"); err != nil {
 		t.Errorf("the connection's one session after a refusal: %v", err)
