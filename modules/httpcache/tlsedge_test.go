@@ -20,6 +20,9 @@ import (
 	_ "github.com/lastmile-edge/lastmile/modules/quicedge" // the quic app: HTTP/3
 )
 
+// settingQPACKMaxTableCapacity is SETTINGS_QPACK_MAX_TABLE_CAPACITY (RFC 9204 §5).
+const settingQPACKMaxTableCapacity = 0x1
+
 // protocols are the ways browsers reach the edge.
 var protocols = []struct{ name, proto string }{
 	{"h1", "HTTP/1.1"}, {"h2", "HTTP/2.0"}, {"h3", "HTTP/3.0"},
@@ -91,7 +94,7 @@ func newTLSEdge(t *testing.T, port, admin string, pool *x509.CertPool) *tlsEdge 
 		TLSClientConfig: tlsConf.Clone(),
 		// A QPACK dynamic table as Chromium offers: hits then give quic-go
 		// their fields as a list (fieldsResponseWriter).
-		AdditionalSettings: map[uint64]uint64{0x1: 64 << 10},
+		AdditionalSettings: map[uint64]uint64{settingQPACKMaxTableCapacity: 64 << 10},
 		Dial: func(ctx context.Context, _ string, tlsCfg *tls.Config, cfg *quic.Config) (*quic.Conn, error) {
 			return quic.DialAddrEarly(ctx, addr, tlsCfg, cfg)
 		},

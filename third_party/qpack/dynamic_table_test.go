@@ -95,6 +95,23 @@ func TestEncoderTableShrinksRepeatedSections(t *testing.T) {
 	t.Logf("section sizes: %v (static only: %d)", sizes, static)
 }
 
+// A kept connection's repeated section costs no allocation once its fields
+// are in the table: every HTTP/3 cache hit with a table is one.
+func TestEncoderTableRepeatedSectionDoesNotAllocate(t *testing.T) {
+	p := newTablePair(64<<10, 4096)
+	for i := range 3 {
+		p.roundTrip(t, uint64(4*i), hitFields)
+		p.deliverInserts(t)
+		p.deliverAcks(t)
+	}
+	dst := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(100, func() {
+		dst = p.enc.AppendSection(dst[:0], slices.Values(hitFields))
+	}); n != 0 {
+		t.Errorf("%v allocations per section, want 0", n)
+	}
+}
+
 // A caller may give the table strings over memory it then reuses (the
 // edge's Server-Timing value is built in a pooled buffer): an inserted
 // field is the table's own copy, and a later value in the same memory is

@@ -437,6 +437,16 @@ func (w *responseWriter) encodeFields(buf *bytes.Buffer, fields iter.Seq[qpack.H
 		buf.Write(e.appendSection(buf.AvailableBuffer(), fields))
 		return nil
 	}
+	return encodeFieldsWithoutTable(buf, fields)
+}
+
+// encodeFieldsWithoutTable encodes fields against the static table alone.
+// A function of its own, not inlined: a range over fields in encodeFields
+// moved its result and the loop's state to the heap, an allocation on
+// every call, with a table too.
+//
+//go:noinline
+func encodeFieldsWithoutTable(buf *bytes.Buffer, fields iter.Seq[qpack.HeaderField]) error {
 	enc := qpack.NewEncoder(buf)
 	for f := range fields {
 		if err := enc.WriteField(f); err != nil {
