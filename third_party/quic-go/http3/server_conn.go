@@ -252,9 +252,7 @@ func (c *RawServerConn) handleRequestStream(str *stateTrackingStream) {
 		c.logger.Debug("handling request", "method", req.Method, "host", req.Host, "uri", req.RequestURI)
 	}
 
-	ctx, cancel := context.WithCancel(connCtx)
-	req = req.WithContext(ctx)
-	str.callWhenContextDone(cancel)
+	req = req.WithContext(&requestContext{Context: str.Context(), conn: connCtx})
 
 	r := newResponseWriter(hstr, conn, req.Method == http.MethodHead, c.logger)
 	handler := c.requestHandler

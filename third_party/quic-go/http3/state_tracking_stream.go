@@ -31,13 +31,6 @@ type stateTrackingStream struct {
 
 	clearer streamClearer
 
-	// lastmile patch: the server's request context is cancelled when the
-	// stream's context is done through the AfterFunc below, instead of an
-	// AfterFunc of its own (each costs three allocations and a
-	// registration with the stream's context, per request).
-	sendCtxDone bool
-	onSendDone  func()
-
 	// stopAfterFunc unregisters sendSideDone from the stream's context
 	// (lastmile patch, see Close).
 	stopAfterFunc func() bool
@@ -63,31 +56,6 @@ func newStateTrackingStream(s *quic.Stream, clearer streamClearer, sendDatagram 
 
 func (s *stateTrackingStream) sendSideDone() {
 	s.closeSend(context.Cause(s.Stream.Context()))
-	s.sendContextDone()
-}
-
-// callWhenContextDone calls f once the stream's context is done, at once if
-// it is already (lastmile patch).
-func (s *stateTrackingStream) callWhenContextDone(f func()) {
-	s.mx.Lock()
-	if !s.sendCtxDone {
-		s.onSendDone = f
-		s.mx.Unlock()
-		return
-	}
-	s.mx.Unlock()
-	f()
-}
-
-func (s *stateTrackingStream) sendContextDone() {
-	s.mx.Lock()
-	s.sendCtxDone = true
-	f := s.onSendDone
-	s.onSendDone = nil
-	s.mx.Unlock()
-	if f != nil {
-		f()
-	}
 }
 
 func (s *stateTrackingStream) closeSend(e error) {
