@@ -123,12 +123,24 @@ func (c *rawConn) openControlStream(settings *settingsFrame) (*quic.SendStream, 
 
 func (c *rawConn) TrackStream(str *quic.Stream) *stateTrackingStream {
 	hstr := newStateTrackingStream(str, c, func(b []byte) error { return c.sendDatagram(str.StreamID(), b) })
+	c.addStream(hstr)
+	return hstr
+}
 
+// trackRequestStream is TrackStream for a server's request stream, whose
+// send side is watched only once a handler takes it over (lastmile patch:
+// newUnwatchedStateTrackingStream).
+func (c *rawConn) trackRequestStream(str *quic.Stream) *stateTrackingStream {
+	hstr := newUnwatchedStateTrackingStream(str, c, func(b []byte) error { return c.sendDatagram(str.StreamID(), b) })
+	c.addStream(hstr)
+	return hstr
+}
+
+func (c *rawConn) addStream(hstr *stateTrackingStream) {
 	c.streamMx.Lock()
-	c.streams[str.StreamID()] = hstr
+	c.streams[hstr.StreamID()] = hstr
 	c.qloggerWG.Add(1)
 	c.streamMx.Unlock()
-	return hstr
 }
 
 func (c *rawConn) UpdateStreamPriority(id quic.StreamID, urgency int8, incremental bool) {

@@ -637,6 +637,11 @@ func (w *responseWriter) writeTrailers() error {
 
 func (w *responseWriter) HTTPStream() *Stream {
 	w.hijacked = true
+	// The stream may carry datagrams now (lastmile patch: see
+	// newUnwatchedStateTrackingStream).
+	if t, ok := w.str.datagramStream.(*stateTrackingStream); ok {
+		t.watchSendSide()
+	}
 	w.Flush()
 	return w.str
 }

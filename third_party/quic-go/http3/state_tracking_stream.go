@@ -32,7 +32,8 @@ type stateTrackingStream struct {
 	clearer streamClearer
 
 	// stopAfterFunc unregisters sendSideDone from the stream's context
-	// (lastmile patch, see Close).
+	// (lastmile patch, see Close); nil while the send side is not watched
+	// (see newUnwatchedStateTrackingStream).
 	stopAfterFunc func() bool
 }
 
@@ -43,15 +44,37 @@ type streamClearer interface {
 }
 
 func newStateTrackingStream(s *quic.Stream, clearer streamClearer, sendDatagram func([]byte) error) *stateTrackingStream {
-	t := &stateTrackingStream{
+	t := newUnwatchedStateTrackingStream(s, clearer, sendDatagram)
+	t.watchSendSide()
+	return t
+}
+
+// newUnwatchedStateTrackingStream tracks a server's request stream without
+// watching its send side (lastmile patch). The watch tells datagrams,
+// before the owner's next write, that the peer reset the stream or the
+// connection closed; a handler that does not take the stream over
+// (HTTPStream, which starts the watch) sends no datagrams, and its stream
+// is closed or reset when it returns, which records the send side's end.
+// The watch's AfterFunc, registered on the stream's context and removed
+// at Close, took about 3% of the edge's CPU on a kept connection of cache
+// hits.
+func newUnwatchedStateTrackingStream(s *quic.Stream, clearer streamClearer, sendDatagram func([]byte) error) *stateTrackingStream {
+	return &stateTrackingStream{
 		Stream:       s,
 		clearer:      clearer,
 		sendDatagram: sendDatagram,
 		hasData:      make(chan struct{}, 1),
 	}
+}
 
-	t.stopAfterFunc = context.AfterFunc(s.Context(), t.sendSideDone)
-	return t
+// watchSendSide records the send side's end when the stream's context is
+// done, if it does not already.
+func (s *stateTrackingStream) watchSendSide() {
+	s.mx.Lock()
+	if s.stopAfterFunc == nil {
+		s.stopAfterFunc = context.AfterFunc(s.Stream.Context(), s.sendSideDone)
+	}
+	s.mx.Unlock()
 }
 
 func (s *stateTrackingStream) sendSideDone() {
@@ -100,7 +123,7 @@ var errWriteOnClosedStream = errors.New("write on closed stream")
 func (s *stateTrackingStream) Close() error {
 	s.closeSend(errWriteOnClosedStream)
 	s.mx.Lock()
-	stopped := s.stopAfterFunc()
+	stopped := s.stopAfterFunc != nil && s.stopAfterFunc()
 	s.mx.Unlock()
 	if !stopped {
 		return s.Stream.Close()
