@@ -122,25 +122,21 @@ func (c *rawConn) openControlStream(settings *settingsFrame) (*quic.SendStream, 
 }
 
 func (c *rawConn) TrackStream(str *quic.Stream) *stateTrackingStream {
-	hstr := newStateTrackingStream(str, c, func(b []byte) error { return c.sendDatagram(str.StreamID(), b) })
-	c.addStream(hstr)
+	hstr := c.trackUnwatchedStream(str)
+	hstr.watchSendSide()
 	return hstr
 }
 
-// trackRequestStream is TrackStream for a server's request stream, whose
-// send side is watched only once a handler takes it over (lastmile patch:
-// newUnwatchedStateTrackingStream).
-func (c *rawConn) trackRequestStream(str *quic.Stream) *stateTrackingStream {
+// trackUnwatchedStream is TrackStream without the watch of the send side's
+// end (lastmile patch): for a server's request stream, watched once a
+// handler takes it over (newUnwatchedStateTrackingStream).
+func (c *rawConn) trackUnwatchedStream(str *quic.Stream) *stateTrackingStream {
 	hstr := newUnwatchedStateTrackingStream(str, c, func(b []byte) error { return c.sendDatagram(str.StreamID(), b) })
-	c.addStream(hstr)
-	return hstr
-}
-
-func (c *rawConn) addStream(hstr *stateTrackingStream) {
 	c.streamMx.Lock()
-	c.streams[hstr.StreamID()] = hstr
+	c.streams[str.StreamID()] = hstr
 	c.qloggerWG.Add(1)
 	c.streamMx.Unlock()
+	return hstr
 }
 
 func (c *rawConn) UpdateStreamPriority(id quic.StreamID, urgency int8, incremental bool) {

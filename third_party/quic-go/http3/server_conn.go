@@ -127,7 +127,7 @@ func (c *RawServerConn) CloseWithError(code quic.ApplicationErrorCode, msg strin
 func (c *RawServerConn) HandleRequestStream(str *quic.Stream) {
 	var stackSink byte
 	growRequestStack(&stackSink)
-	hstr := c.rawConn.trackRequestStream(str)
+	hstr := c.rawConn.trackUnwatchedStream(str)
 	c.handleRequestStream(hstr)
 }
 

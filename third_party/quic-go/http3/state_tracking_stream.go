@@ -43,6 +43,8 @@ type streamClearer interface {
 	clearStream(quic.StreamID)
 }
 
+// newStateTrackingStream tracks s and watches its send side's end, as
+// TrackStream does (lastmile patch: TrackStream builds on trackUnwatchedStream).
 func newStateTrackingStream(s *quic.Stream, clearer streamClearer, sendDatagram func([]byte) error) *stateTrackingStream {
 	t := newUnwatchedStateTrackingStream(s, clearer, sendDatagram)
 	t.watchSendSide()
