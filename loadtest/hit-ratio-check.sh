@@ -27,13 +27,21 @@
 # with the frame-level client (docs/BENCHMARKS.md, "HTTP/3 hits: a client
 # cheaper than the server"; with quic-go's own client, which cost more
 # than the server, 0.97x to 1.26x and a floor of 0.8x): it catches a hit
-# path that fails or falls well behind, not small losses. About 75 s,
-# most of it measuring.
+# path that fails or falls well behind, not small losses. A third check
+# holds issue 16's goal that HTTP/3 hits are at least the edge's own
+# HTTP/2 hits: the median of the rounds' HTTP/3 (and, table offered,
+# h3t) hit rate over the same round's HTTP/2 hit rate must reach 0.85x,
+# against 0.98x in this check's last run before the HTTP/3 request path
+# lost its per-request context and stream watch registrations and
+# 1.00x-1.18x in four runs since (docs/BENCHMARKS.md, "HTTP/3 hits: a
+# request's context without a lock of its own"); it catches an HTTP/3
+# path fallen well behind HTTP/2's, not the peer bench's last percent.
+# About 75 s, most of it measuring.
 #   loadtest/hit-ratio-check.sh              # DUR=2s ROUNDS=3
-#   MIN_H1=0 MIN_H2=0 MIN_H3=0 MIN_H3T=0 loadtest/hit-ratio-check.sh   # only print the ratios
+#   MIN_H1=0 MIN_H2=0 MIN_H3=0 MIN_H3T=0 MIN_H3_VS_H2=0 loadtest/hit-ratio-check.sh   # only print the ratios
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DUR=${DUR:-2s} ROUNDS=${ROUNDS:-3} C=${C:-32} MIN_H1=${MIN_H1:-1.8} MIN_H2=${MIN_H2:-1.0} MIN_H3=${MIN_H3:-1.2} MIN_H3T=${MIN_H3T:-1.2}
+DUR=${DUR:-2s} ROUNDS=${ROUNDS:-3} C=${C:-32} MIN_H1=${MIN_H1:-1.8} MIN_H2=${MIN_H2:-1.0} MIN_H3=${MIN_H3:-1.2} MIN_H3T=${MIN_H3T:-1.2} MIN_H3_VS_H2=${MIN_H3_VS_H2:-0.85}
 for tool in wrk h2load taskset; do
 	command -v "$tool" >/dev/null || { echo "hit-ratio-check: $tool is missing (make deps installs it)" >&2; exit 1; }
 done
@@ -134,7 +142,7 @@ for round in $(seq "$ROUNDS"); do
 	done
 done
 # Per protocol: the rounds' ratios, their median against the floor.
-awk -v min_h1="$MIN_H1" -v min_h2="$MIN_H2" -v min_h3="$MIN_H3" -v min_h3t="$MIN_H3T" '
+awk -v min_h1="$MIN_H1" -v min_h2="$MIN_H2" -v min_h3="$MIN_H3" -v min_h3t="$MIN_H3T" -v min_h3_vs_h2="$MIN_H3_VS_H2" '
 function median(a, n,   i, j, t) {
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
 	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
@@ -155,6 +163,18 @@ END {
 		if (!ok) failed = 1
 		printf "hit-ratio-check: %s hit %d req/s, respond %d req/s: %.2fx (rounds %s; floor %.2fx) %s\n",
 			proto, median(c, n), median(s, n), m, list, floor[proto], ok ? "ok" : "FAILED"
+	}
+	# HTTP/3 hits against the HTTP/2 hits of the same round.
+	for (p = 3; p <= nprotos; p++) {
+		proto = protos[p]; list = ""
+		for (i = 1; i <= n; i++) {
+			r = rounds[i]
+			ratio[i] = rate[r, "h2", "cached"] > 0 ? rate[r, proto, "cached"] / rate[r, "h2", "cached"] : 0
+			list = list (i > 1 ? ", " : "") sprintf("%.2f", ratio[i])
+		}
+		m = median(ratio, n); ok = m >= min_h3_vs_h2
+		if (!ok) failed = 1
+		printf "hit-ratio-check: %s hit vs h2 hit: %.2fx (rounds %s; floor %.2fx) %s\n", proto, m, list, min_h3_vs_h2, ok ? "ok" : "FAILED"
 	}
 	exit failed
 }' "$results"
