@@ -1,7 +1,12 @@
 package main
 
 import (
+	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -56,4 +61,89 @@ func TestDefaultCaddyfileHTTP1HitsAnsweredBelowNetHTTP(t *testing.T) {
 		}
 	}
 	t.Fatal("no HTTP/1.1 hit answered below net/http in 100")
+}
+
+// Access logs and Caddy's HTTP metrics see every request: a server that has
+// either gets no fast hit path (not even client_tcp's answers below
+// net/http), so each hit over HTTP/1.1, HTTP/2 and HTTP/3 goes through
+// Caddy's handler chain and is logged or counted there.
+func TestObservedServersSeeEveryHit(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(s string) string
+		seen func(t *testing.T, e *testEdge) int
+	}{
+		{"access log", withAccessLog(filepath.Join(t.TempDir(), "access.log")), accessLogged("/static/app.css")},
+		{"http metrics", func(s string) string {
+			return strings.Replace(s, "\tskip_install_trust", "\tmetrics\n\tskip_install_trust", 1)
+		}, siteRequestsCounted},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := startEdgeWith(t, c.edit)
+			h1, h2 := e.tcpClient(t, true), e.tcpClient(t, false)
+			h3, _ := e.h3Client(t)
+			base := c.seen(t, e) // Caddy's metrics outlive an edge in this process
+			seen := func() int { return c.seen(t, e) - base }
+			get(t, h2, e.URL("/static/app.css"))
+			waitFor(t, func() bool { return seen() == 1 })
+			fast := e.counter(t, "lastmile_cache_fast_hits_total")
+			answered := e.counter(t, "lastmile_client_tcp_answered_hits_total")
+			const perProtocol = 20
+			for _, client := range []*http.Client{h1, h2, h3} {
+				for range perProtocol {
+					resp, _ := get(t, client, e.URL("/static/app.css"))
+					if cs := resp.Header.Get("Cache-Status"); !strings.HasPrefix(cs, "lastmile; hit") {
+						t.Fatalf("%s: Cache-Status %q", resp.Proto, cs)
+					}
+				}
+			}
+			want := 1 + 3*perProtocol
+			waitFor(t, func() bool { return seen() >= want })
+			if got := seen(); got != want {
+				t.Fatalf("%d requests seen, want %d", got, want)
+			}
+			if f, a := fast.delta(t), answered.delta(t); f != 0 || a != 0 {
+				t.Fatalf("fast hits grew by %v and client_tcp's answers by %v on an observed server", f, a)
+			}
+		})
+	}
+}
+
+// withAccessLog adds an access log in JSON, written to path, to the site.
+func withAccessLog(path string) func(string) string {
+	return func(s string) string {
+		return strings.Replace(s, "\talt_svc 24h", "\tlog {\n\t\toutput file "+path+"\n\t\tformat json\n\t}\n\talt_svc 24h", 1)
+	}
+}
+
+// accessLogged counts the access log's entries for uri; the log's path is
+// the one the Caddyfile names.
+func accessLogged(uri string) func(t *testing.T, e *testEdge) int {
+	entry := regexp.MustCompile(`"uri":"` + regexp.QuoteMeta(uri) + `"`)
+	path := regexp.MustCompile(`output file (\S+)`)
+	return func(t *testing.T, e *testEdge) int {
+		data, err := os.ReadFile(path.FindStringSubmatch(e.Caddyfile)[1])
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return len(entry.FindAll(data, -1))
+	}
+}
+
+// siteRequestsCounted sums the requests Caddy's metrics counted on the
+// site's server (srv0: the site's routes are one subroute handler there).
+func siteRequestsCounted(t *testing.T, e *testEdge) int {
+	t.Helper()
+	resp, err := http.Get("http://" + e.AdminAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	n := 0.0
+	for _, m := range regexp.MustCompile(`(?m)^caddy_http_request_duration_seconds_count\{[^}]*server="srv0"[^}]*\} (\S+)$`).FindAllSubmatch(body, -1) {
+		v, _ := strconv.ParseFloat(string(m[1]), 64)
+		n += v
+	}
+	return int(n)
 }

@@ -336,8 +336,15 @@ func pageLoadCmd(args []string) error {
 }
 
 // loadedPages is how many demo pages the loads cycle through (/page/1 to
-// /page/5).
-const loadedPages = 5
+// /page/loadedPages). One: each load finds its page as the one before
+// left it, fresh or within its stale-while-revalidate window, unless that
+// load took over about 11 s (s-maxage=1 + stale-while-revalidate=10).
+// With five, a variant whose loads took over about 2.2 s came back to a
+// page after its window had closed and waited for the origin across the
+// backbone: the slower variant was slowed further by something the last
+// mile it is measured on has no part in (9 of 20 kept HTTP/2 loads on
+// lte-india, none of HTTP/3's, 2026-11-25).
+const loadedPages = 1
 
 // primePages fetches the HTML of the pages the loads cycle through, over a
 // connection of its own, before a variant's loads: the demo origin lets

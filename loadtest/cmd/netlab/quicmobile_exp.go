@@ -124,7 +124,7 @@ func (r *runner) quicMobile() error {
 				pageBytes/1000, *p.RateMbit, p.RTTms, physicalLimit(pageBytes, p, 2), physicalLimit(pageBytes, p, 3), physicalLimit(pageBytes, p, 4))
 		}
 		fmt.Fprintf(&b, "The last mile's drops of what the edge sent, per page load: at random (the radio's loss) and by the full queue (the sender's own congestion); and the loads whose HTML the edge fetched from the origin before answering (a page idle longer than its s-maxage=1 + stale-while-revalidate=10, as after a load that stalled for seconds: a backbone round trip more to the first byte); and what crossed the link's bottleneck per page, IP packets with their headers (down: the edge's responses; up: the client's requests and acknowledgements; retransmissions included, random losses not; over the variant's loads, a kept variant's opening load and the priming of the pages' HTML over HTTP/2, about 0.6 KB a load, included):\n\n| variant | lost at random | dropped by the queue | HTML from the origin | down KB / packets | up KB / packets |\n|---|---|---|---|---|---|\n%s\n", dropRows.String())
-		fmt.Fprintf(&b, "What the edge's sender did, per page, from its qlog traces (kept: pages after the first; cwnd and bytes per RTT are medians over pages; losses and probe timeouts per page):\n\n| variant | pages | cwnd at page start KB | bytes per RTT KB | PTOs | lost (reordering) | lost (time) | spurious | spurious of reordering / time losses |\n|---|---|---|---|---|---|---|---|---|\n%s\n![%s](quic-mobile-%s.svg)\n",
+		fmt.Fprintf(&b, "What the edge's sender did, per page, from its qlog traces (kept: pages after the first; cwnd, pacing rate and bytes per RTT are medians over pages; losses and probe timeouts per page):\n\n| variant | pages | cwnd at page start KB | pacing rate at page start Mbit/s | bytes per RTT KB | PTOs | lost (reordering) | lost (time) | spurious | spurious of reordering / time losses |\n|---|---|---|---|---|---|---|---|---|---|\n%s\n![%s](quic-mobile-%s.svg)\n",
 			qlogRows.String(), name, name)
 		svgs["quic-mobile-"+name+".svg"] = cdfSVG("Full page load over "+name+" + backbone", "ms", loads)
 	}
@@ -233,7 +233,7 @@ func (s *site) qlogSummary(dir string, before map[string]bool, variant string, k
 	if err != nil {
 		return "", err
 	}
-	var cwnds, perRTT []float64
+	var cwnds, pacing, perRTT []float64
 	var pages, ptos, reordering, timeLost, spurious, spuriousReordering, spuriousTime int
 	for file, ps := range traces {
 		if before[file] {
@@ -245,6 +245,9 @@ func (s *site) qlogSummary(dir string, before map[string]bool, variant string, k
 			}
 			pages++
 			cwnds = append(cwnds, float64(p.CwndAtStart))
+			if r := p.ModelAtStart.PacingRate; r > 0 {
+				pacing = append(pacing, float64(r))
+			}
 			perRTT = append(perRTT, p.BytesPerRTT)
 			ptos += p.PTOs
 			reordering += p.Lost["reordering_threshold"]
@@ -255,13 +258,20 @@ func (s *site) qlogSummary(dir string, before map[string]bool, variant string, k
 		}
 	}
 	if pages == 0 {
-		return fmt.Sprintf("| %s | 0 (no traces: does this edge write qlog?) | | | | | | | |\n", variant), nil
+		return fmt.Sprintf("| %s | 0 (no traces: does this edge write qlog?) | | | | | | | | |\n", variant), nil
 	}
 	slices.Sort(cwnds)
 	slices.Sort(perRTT)
+	// The pacing rate is in the edge's model events
+	// (lastmile:congestion_model_updated); a trace without them has none.
+	pacingMbit := "-"
+	if len(pacing) > 0 {
+		slices.Sort(pacing)
+		pacingMbit = fmt.Sprintf("%.1f", percentile(pacing, 50)*8/1e6)
+	}
 	per := func(n int) float64 { return float64(n) / float64(pages) }
-	return fmt.Sprintf("| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f |\n", variant, pages,
-		percentile(cwnds, 50)/1000, percentile(perRTT, 50)/1000, per(ptos), per(reordering), per(timeLost), per(spurious),
+	return fmt.Sprintf("| %s | %d | %.0f | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f |\n", variant, pages,
+		percentile(cwnds, 50)/1000, pacingMbit, percentile(perRTT, 50)/1000, per(ptos), per(reordering), per(timeLost), per(spurious),
 		per(spuriousReordering), per(spuriousTime)), nil
 }
 

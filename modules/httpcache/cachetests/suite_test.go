@@ -19,6 +19,7 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 
 	"github.com/lastmile-edge/lastmile/internal/testcaddy"
+	_ "github.com/lastmile-edge/lastmile/modules/clienttcp"
 	_ "github.com/lastmile-edge/lastmile/modules/httpcache"
 )
 
@@ -56,11 +57,18 @@ func TestCacheTestsSuite(t *testing.T) {
 
 	originPort := startOrigin(t, ctx)
 	port, adminPort := testcaddy.FreePort(t), testcaddy.FreePort(t)
-	// The cache options of the default Caddyfile: the edge as shipped.
+	// The cache options and client_tcp of the default Caddyfile: the edge
+	// as shipped, so hits on the suite's kept connections are answered
+	// below net/http as they are there.
 	testcaddy.Run(t, fmt.Sprintf(`{
 	admin 127.0.0.1:%s
 	auto_https off
 	persist_config off
+	servers {
+		listener_wrappers {
+			client_tcp
+		}
+	}
 }
 http://127.0.0.1:%s {
 	edge_cache {
@@ -106,8 +114,12 @@ http://127.0.0.1:%s {
 	for _, f := range s.Failures {
 		t.Logf("%s %-8s %s: %s", f.Symbol, f.Kind, f.ID, f.Detail)
 	}
-	t.Logf("cache-tests: required %d/%d, optimal %d/%d (results: %s)",
-		s.Required.Passed, s.Required.Total, s.Optimal.Passed, s.Optimal.Total, out)
+	answered := testcaddy.Metric(t, "127.0.0.1:"+adminPort, "lastmile_client_tcp_answered_hits_total")
+	t.Logf("cache-tests: required %d/%d, optimal %d/%d, %v hits answered below net/http (results: %s)",
+		s.Required.Passed, s.Required.Total, s.Optimal.Passed, s.Optimal.Total, answered, out)
+	if answered == 0 {
+		t.Error("no hit was answered below net/http: the suite did not take client_tcp's path")
+	}
 	if s.Required.Passed < requiredFloor || s.Optimal.Passed < optimalFloor {
 		t.Fatalf("below the floor: required %d (floor %d), optimal %d (floor %d)",
 			s.Required.Passed, requiredFloor, s.Optimal.Passed, optimalFloor)
