@@ -16,8 +16,9 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 )
 
-// door is one server's front: built once, at the first request or
-// connection, when the server's routes are provisioned.
+// door is one server's front: built once, when its config has started
+// (Build) or at its first connection or request, whichever is first; the
+// server's routes are provisioned by then.
 type door struct {
 	srv   *caddyhttp.Server
 	build func(srv *caddyhttp.Server) http.Handler
@@ -63,6 +64,11 @@ func Handler(srv *caddyhttp.Server) http.Handler {
 	}
 	return d.front
 }
+
+// Build builds srv's front now if it was not built yet, so that whatever
+// its builder decides (and logs) happens when the config starts, not at
+// the server's first request.
+func Build(srv *caddyhttp.Server) { Handler(srv) }
 
 // Forget drops srv's front when its config is unloaded.
 func Forget(srv *caddyhttp.Server) { doors.Delete(srv) }

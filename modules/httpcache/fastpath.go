@@ -1,7 +1,9 @@
 package httpcache
 
 import (
+	"context"
 	"crypto/tls"
+	"fmt"
 	"net"
 	"net/http"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyevents"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
@@ -46,10 +49,36 @@ func (h *Handler) installFastPath(ctx caddy.Context) error {
 				return newFastFront(srv, app, logger)
 			})
 		}
-		return nil
+		return buildFastPathOnStart(ctx, app)
 	}
 	return nil
 }
+
+// buildFastPathOnStart builds the servers' fronts when Caddy reports the
+// config started, so which sites get the fast path is decided and logged
+// when the config loads, not at a server's first request (a site without
+// traffic would never say). Every route is provisioned by then, and
+// Provision also runs for configs that are only validated, which must not
+// log a decision.
+func buildFastPathOnStart(ctx caddy.Context, app *caddyhttp.App) error {
+	events, err := ctx.App("events")
+	if err != nil {
+		return fmt.Errorf("edge_cache: getting the events app: %w", err)
+	}
+	return events.(*caddyevents.App).On("started", fastPathBuilder{app})
+}
+
+// fastPathBuilder builds the fronts of an http app's servers.
+type fastPathBuilder struct{ app *caddyhttp.App }
+
+func (b fastPathBuilder) Handle(context.Context, caddy.Event) error {
+	for _, srv := range b.app.Servers {
+		frontdoor.Build(srv)
+	}
+	return nil
+}
+
+var _ caddyevents.Handler = fastPathBuilder{}
 
 // fastHits counts the hits the fast path answered (they are also in
 // requests_total): the share of hits that skipped Caddy's set-up.

@@ -1,12 +1,20 @@
 package httpcache
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/lastmile-edge/lastmile/internal/testcaddy"
 	"github.com/lastmile-edge/lastmile/modules/quicedge"
 	"github.com/lastmile-edge/lastmile/modules/wtsession"
 )
@@ -70,5 +78,61 @@ func TestFastSitesWalksToTheCache(t *testing.T) {
 				t.Fatalf("reason %q, want %q", got, c.reason)
 			}
 		})
+	}
+}
+
+// Which sites get the fast path is decided and logged when the config
+// starts, before any request; a config that is only validated (`caddy
+// validate`, a refused reload) logs no decision.
+func TestFastSitesDecidedWhenTheConfigStarts(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "caddy.log")
+	port := testcaddy.FreePort(t)
+	caddyfile := fmt.Sprintf(`{
+	admin 127.0.0.1:%s
+	auto_https off
+	persist_config off
+	log {
+		output file %s
+		format json
+	}
+}
+http://fast.example:%s {
+	edge_cache
+	respond "fast"
+}
+http://slow.example:%s {
+	vars x y
+	edge_cache
+	respond "slow"
+}
+`, testcaddy.FreePort(t), logFile, port, port)
+	decisions := func() []string {
+		data, err := os.ReadFile(logFile)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return regexp.MustCompile(`"msg":"(?:no )?fast hit path for site","host":"[^"]*"`).FindAllString(string(data), -1)
+	}
+	js, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(caddyfile), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := testcaddy.Validate(t, string(js)); err != nil {
+		t.Fatal(err)
+	}
+	if d := decisions(); len(d) != 0 {
+		t.Fatalf("validating the config logged %q", d)
+	}
+	testcaddy.Run(t, caddyfile)
+	want := []string{
+		`"msg":"fast hit path for site","host":"fast.example"`,
+		`"msg":"no fast hit path for site","host":"slow.example"`,
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for d := decisions(); !slices.Equal(d, want); d = decisions() {
+		if time.Now().After(deadline) {
+			t.Fatalf("logged %q without a request, want %q", d, want)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -420,6 +420,10 @@ func (s *site) pageLoads(proto, mode string, runs int) (pageLoadSeries, error) {
 	if len(errs) > len(res)/10 {
 		return out, fmt.Errorf("%d of %d page loads failed: %v", len(errs), len(res), errs[0])
 	}
+	if len(errs) > 0 {
+		// A few failures are tolerated, so the run's log must say why.
+		fmt.Printf("%s %s: %d of %d page loads failed, left out of the figures: %v\n", proto, mode, len(errs), len(res), errors.Join(errs...))
+	}
 	slices.Sort(bytes)
 	out.bytes = percentile(bytes, 50)
 	return out, nil
