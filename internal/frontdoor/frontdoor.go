@@ -30,11 +30,12 @@ var doors sync.Map // *caddyhttp.Server -> *door
 
 // Install asks for a front on srv, made by build (which returns nil when
 // the server's routes allow none). Call it while the server is
-// provisioned, before it starts; the first Install of a server wins.
-func Install(srv *caddyhttp.Server, build func(srv *caddyhttp.Server) http.Handler) {
+// provisioned, before it starts; the first Install of a server wins, and
+// only it reports true.
+func Install(srv *caddyhttp.Server, build func(srv *caddyhttp.Server) http.Handler) bool {
 	d := &door{srv: srv, build: build}
 	if _, loaded := doors.LoadOrStore(srv, d); loaded {
-		return
+		return false
 	}
 	var swap sync.Once
 	srv.RegisterConnContext(func(ctx context.Context, _ net.Conn) context.Context {
@@ -49,6 +50,7 @@ func Install(srv *caddyhttp.Server, build func(srv *caddyhttp.Server) http.Handl
 		})
 		return ctx
 	})
+	return true
 }
 
 // Handler is what serves srv's requests: its front, or srv itself.

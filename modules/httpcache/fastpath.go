@@ -43,11 +43,15 @@ func (h *Handler) installFastPath(ctx caddy.Context) error {
 			continue
 		}
 		h.app = app
+		installed := false
 		for _, srv := range app.Servers {
 			logger := h.logger
-			frontdoor.Install(srv, func(srv *caddyhttp.Server) http.Handler {
+			installed = frontdoor.Install(srv, func(srv *caddyhttp.Server) http.Handler {
 				return newFastFront(srv, app, logger)
-			})
+			}) || installed
+		}
+		if !installed {
+			return nil // the config's first edge_cache installed them
 		}
 		return buildFastPathOnStart(ctx, app)
 	}
